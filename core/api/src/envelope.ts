@@ -1,0 +1,50 @@
+/** Errors as an envelope across every process boundary: `{ok:true,value}` or `{ok:false,error:{code,message}}`. */
+import { z } from 'zod';
+import { isQkError, type ErrorCode } from '@qk/model';
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+}
+export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorBody };
+
+/** The one mapping from a thrown value to an error body, shared by IPC, HTTP and WebSocket hosts. */
+export function toErrorBody(error: unknown): ErrorBody {
+  if (isQkError(error)) return { code: error.code, message: error.message };
+  if (error instanceof z.ZodError) {
+    const issue = error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    return { code: 'INVALID_PARAMETER', message: `Invalid input: ${where}${issue?.message ?? 'bad value'}.` };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: 'INTERNAL', message: `Internal error: ${message}` };
+}
+
+/** HTTP status for an error code; the envelope stays the source of truth. */
+export function httpStatusFor(code: ErrorCode): number {
+  switch (code) {
+    case 'QUEUE_NOT_FOUND':
+    case 'MESSAGE_NOT_FOUND':
+      return 404;
+    case 'QUEUE_EXISTS':
+    case 'SERVICE_ALREADY_RUNNING':
+      return 409;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'ACCESS_DENIED':
+      return 403;
+    case 'IO_TIMEOUT':
+      return 408;
+    case 'INSUFFICIENT_RESOURCES':
+    case 'QUOTA_EXCEEDED':
+      return 507;
+    case 'INTERNAL':
+    case 'STORE_CORRUPT':
+    case 'STORE_VERSION_TOO_NEW':
+      return 500;
+    case 'SERVICE_NOT_AVAILABLE':
+      return 503;
+    default:
+      return 400;
+  }
+}

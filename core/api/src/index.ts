@@ -1,0 +1,5 @@
+export * from './schemas.js';
+export * from './operations.js';
+export * from './events.js';
+export * from './envelope.js';
+export * from './wire.js';

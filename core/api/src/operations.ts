@@ -1,0 +1,206 @@
+/**
+ * THE contract: every operation a host serves and a client calls. HTTP (`POST /api/v1/<name>`), the
+ * WebSocket call channel, Electron IPC, the client and the CLI are all driven from this one table.
+ */
+import { z } from 'zod';
+import {
+  browseFilterSchema,
+  browseSortSchema,
+  messageInfoSchema,
+  queueInfoSchema,
+  sendPropertiesSchema,
+  serviceStatusSchema,
+  settingInfoSchema,
+} from './schemas.js';
+
+interface OperationDef<I extends z.ZodType, O extends z.ZodType> {
+  input: I;
+  output: O;
+  /** Admin actions change configuration or destroy messages; hosts audit them. */
+  admin: boolean;
+  summary: string;
+}
+
+function op<I extends z.ZodType, O extends z.ZodType>(def: OperationDef<I, O>): OperationDef<I, O> {
+  return def;
+}
+
+const empty = z.object({});
+const path = z.string().min(1);
+const lookupId = z.number().int().min(1);
+/** Milliseconds a receive or peek waits for a message; 0 returns at once. */
+const timeoutMs = z.number().int().min(0).max(2_147_483_647);
+const transaction = z.string().min(1);
+const messageLocation = z.object({ path: z.string(), message: messageInfoSchema });
+
+const queueProperties = {
+  journal: z.boolean().optional(),
+  quotaKB: z.number().int().min(0).max(0xffffffff).nullable().optional(),
+  journalQuotaKB: z.number().int().min(0).max(0xffffffff).nullable().optional(),
+  label: z.string().optional(),
+  retention: z.boolean().optional(),
+};
+
+/** A message as it comes from another computer: the arrival path of DESIGN.md. */
+const arrivingMessageSchema = sendPropertiesSchema.extend({
+  id: z.string(),
+  sourceMachineId: z.string(),
+  sourceMachine: z.string(),
+  transactional: z.boolean().optional(),
+  sentTime: z.string().optional(),
+  classCode: z.number().int().min(0).max(0xffff).optional(),
+});
+
+export const operations = {
+  serviceStatus: op({ input: empty, output: serviceStatusSchema, admin: false, summary: "The queue manager's state." }),
+  serviceRestart: op({
+    input: empty,
+    output: serviceStatusSchema,
+    admin: true,
+    summary: 'Restarts the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties.',
+  }),
+  serviceStop: op({ input: empty, output: empty, admin: true, summary: 'Stops the service.' }),
+
+  queueList: op({ input: empty, output: z.array(queueInfoSchema), admin: false, summary: 'All queues, system queues included.' }),
+  queueShow: op({ input: z.object({ path }), output: queueInfoSchema, admin: false, summary: 'One queue (or a journal).' }),
+  queueCreate: op({
+    input: z.object({ path, transactional: z.boolean().optional(), ...queueProperties }),
+    output: queueInfoSchema,
+    admin: true,
+    summary: 'Creates a private or public queue.',
+  }),
+  queueSet: op({
+    input: z.object({ path, ...queueProperties }),
+    output: queueInfoSchema,
+    admin: true,
+    summary: 'Changes queue properties; the transactional type never changes.',
+  }),
+  queueDelete: op({ input: z.object({ path }), output: empty, admin: true, summary: 'Deletes a queue and its messages (R-Q1).' }),
+  queuePurge: op({
+    input: z.object({ path }),
+    output: z.object({ purged: z.number().int() }),
+    admin: true,
+    summary: 'Removes every message of a queue, a journal or a system queue.',
+  }),
+
+  send: op({
+    input: z.object({ path, message: sendPropertiesSchema, transaction: transaction.optional(), transactional: z.boolean().optional() }),
+    output: z.object({ id: z.string() }),
+    admin: false,
+    summary: 'Sends one message. `transactional` alone is a single-message transaction.',
+  }),
+  sendBatch: op({
+    input: z.object({
+      messages: z
+        .array(z.object({ path, message: sendPropertiesSchema, transactional: z.boolean().optional() }))
+        .min(1)
+        .max(10_000),
+      transaction: transaction.optional(),
+    }),
+    output: z.object({ ids: z.array(z.string()) }),
+    admin: false,
+    summary: 'Sends many messages in one call; all are accepted or none is.',
+  }),
+  receive: op({
+    input: z.object({ path, timeoutMs: timeoutMs.optional(), transaction: transaction.optional(), transactional: z.boolean().optional(), lookupId: lookupId.optional() }),
+    output: messageInfoSchema,
+    admin: false,
+    summary: 'Removes and returns the first message (or the one with lookupId); IO_TIMEOUT when none arrives in time.',
+  }),
+  receiveBatch: op({
+    input: z.object({ path, max: z.number().int().min(1).max(10_000), timeoutMs: timeoutMs.optional(), transaction: transaction.optional() }),
+    output: z.object({ messages: z.array(messageInfoSchema) }),
+    admin: false,
+    summary: 'Removes up to `max` messages; waits only while the queue is empty.',
+  }),
+  peek: op({
+    input: z.object({ path, timeoutMs: timeoutMs.optional(), lookupId: lookupId.optional() }),
+    output: messageInfoSchema,
+    admin: false,
+    summary: 'Returns the first message (or the one with lookupId) without removing it.',
+  }),
+  browse: op({
+    input: z.object({
+      path,
+      offset: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(1_000).optional(),
+      sort: browseSortSchema.optional(),
+      filter: browseFilterSchema.optional(),
+      includeBody: z.boolean().optional(),
+    }),
+    output: z.object({ total: z.number().int(), messages: z.array(messageInfoSchema) }),
+    admin: false,
+    summary: 'A page of a queue, retained messages included, nothing removed.',
+  }),
+  messageGet: op({ input: z.object({ path, lookupId }), output: messageInfoSchema, admin: false, summary: 'One message with its body.' }),
+  messageDelete: op({ input: z.object({ path, lookupId }), output: empty, admin: true, summary: 'Deletes one message.' }),
+  messagesDelete: op({
+    input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(10_000) }),
+    output: z.object({ deleted: z.number().int() }),
+    admin: true,
+    summary: 'Deletes the given messages of one queue.',
+  }),
+  messagesMove: op({
+    input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(10_000), target: path }),
+    output: z.object({ moved: z.number().int(), failed: z.array(z.object({ lookupId, code: z.string(), message: z.string() })) }),
+    admin: true,
+    summary: 'Moves messages to another local queue through its arrival path.',
+  }),
+  messageFind: op({
+    input: z.object({ id: z.string() }),
+    output: z.array(messageLocation),
+    admin: false,
+    summary: 'Where a message ID is on this computer now (queues, journals, dead-letter queues).',
+  }),
+  acknowledgmentsFor: op({
+    input: z.object({ id: z.string() }),
+    output: z.array(messageLocation),
+    admin: false,
+    summary: 'Every ACK/NACK on this computer whose correlation ID is the given message ID.',
+  }),
+  messageArrive: op({
+    input: z.object({ path, message: arrivingMessageSchema }),
+    output: z.object({ accepted: z.boolean(), reason: z.string().nullable() }),
+    admin: true,
+    summary: 'Hands a message from another computer to the arrival path (duplicate removal, type and quota checks).',
+  }),
+  conversationEnd: op({
+    input: z.object({ conversation: z.string().min(1) }),
+    output: z.object({ removed: z.number().int() }),
+    admin: false,
+    summary: "Ends a conversation: its retained messages go (Service Broker's END CONVERSATION).",
+  }),
+
+  transactionBegin: op({ input: empty, output: z.object({ transaction }), admin: false, summary: 'Begins a local transaction.' }),
+  transactionCommit: op({ input: z.object({ transaction }), output: empty, admin: false, summary: 'Commits a local transaction.' }),
+  transactionAbort: op({ input: z.object({ transaction }), output: empty, admin: false, summary: 'Aborts a local transaction; received messages go back.' }),
+
+  settingsList: op({ input: empty, output: z.array(settingInfoSchema), admin: false, summary: 'Every setting.' }),
+  settingsSet: op({
+    input: z.object({ name: z.string(), value: z.number() }),
+    output: settingInfoSchema,
+    admin: true,
+    summary: 'Changes a setting; one that needs a restart waits as pending.',
+  }),
+} as const;
+
+export type Operations = typeof operations;
+export type OperationName = keyof Operations;
+export type OperationInput<N extends OperationName> = z.input<Operations[N]['input']>;
+export type OperationParsedInput<N extends OperationName> = z.output<Operations[N]['input']>;
+export type OperationOutput<N extends OperationName> = z.output<Operations[N]['output']>;
+export const operationNames = Object.keys(operations) as OperationName[];
+
+export function isOperationName(name: string): name is OperationName {
+  return Object.hasOwn(operations, name);
+}
+
+/** A handler per operation: what every host implements once and every transport dispatches to. */
+export type OperationHandlers = {
+  [N in OperationName]: (input: OperationParsedInput<N>) => Promise<OperationOutput<N>>;
+};
+
+/** The same, seen from a caller: what the client, the preload bridge and the renderer expose. */
+export type ApiClient = {
+  [N in OperationName]: (input: OperationInput<N>) => Promise<OperationOutput<N>>;
+};

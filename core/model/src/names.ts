@@ -1,0 +1,244 @@
+/**
+ * Queue path names and format names (reference/msmq.md §3, CLI.md "Queue names").
+ * Parsing is pure: it says what a name denotes; the engine decides whether that queue exists.
+ */
+import { Limits } from './constants.js';
+import { QkError } from './errors.js';
+
+/** Which computer a name points at. `local` is `.`; the engine also treats its own name as local. */
+export type ComputerRef = { by: 'local' } | { by: 'name'; name: string } | { by: 'guid'; guid: string };
+
+/** The three system queues every computer has, by their format-name suffix. */
+export type SystemQueueKind = 'JOURNAL' | 'DEADLETTER' | 'DEADXACT';
+
+export type QueueTarget =
+  | { kind: 'private'; name: string }
+  | { kind: 'public'; name: string }
+  /** `PRIVATE=<computer-guid>\<hex>`: a private queue by its number. */
+  | { kind: 'privateNumber'; number: number }
+  /** `PUBLIC=<queue-guid>`. */
+  | { kind: 'publicGuid'; guid: string }
+  | { kind: 'system'; queue: SystemQueueKind };
+
+/** A parsed queue name. `journal` selects the queue's journal (never set for system queues). */
+export interface QueueRef {
+  computer: ComputerRef;
+  target: QueueTarget;
+  journal: boolean;
+}
+
+const GUID_RE = /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i;
+// MSMQ 1.0 forbids \ and ; (and CR/LF); MSMQ 2.0+ also + , and " (§3.2). Control characters are never names.
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_NAME_CHARS = /[\\;+,"\u0000-\u001f\u007f]/;
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+const systemShorthands: Record<string, SystemQueueKind> = {
+  JOURNAL$: 'JOURNAL',
+  DEADLETTER$: 'DEADLETTER',
+  XACTDEADLETTER$: 'DEADXACT',
+};
+
+/** Lower-case GUID without braces, or null when the text is not a GUID. */
+export function parseGuid(text: string): string | null {
+  const match = GUID_RE.exec(text.trim());
+  return match?.[1] ? match[1].toLowerCase() : null;
+}
+
+function illegalPath(text: string, why: string): QkError {
+  return new QkError('ILLEGAL_QUEUE_PATHNAME', `Illegal queue path name '${text}': ${why}.`);
+}
+
+function illegalFormat(text: string, why: string): QkError {
+  return new QkError('ILLEGAL_FORMATNAME', `Illegal format name '${text}': ${why}.`);
+}
+
+/** Throws ILLEGAL_QUEUE_PATHNAME unless `name` is a legal queue name (§3.2). */
+export function validateQueueName(name: string, fullText = name): void {
+  if (name.length === 0) throw illegalPath(fullText, 'the queue name is empty');
+  if (name.length > Limits.MAX_QUEUE_NAME_LENGTH) {
+    throw illegalPath(fullText, `the queue name is ${name.length} characters; at most ${Limits.MAX_QUEUE_NAME_LENGTH} are allowed`);
+  }
+  const bad = FORBIDDEN_NAME_CHARS.exec(name);
+  if (bad) {
+    const shown = bad[0] < ' ' || bad[0] === '\u007f' ? `character 0x${bad[0].charCodeAt(0).toString(16)}` : `'${bad[0]}'`;
+    throw illegalPath(fullText, `a queue name may not contain ${shown}`);
+  }
+  if (name.endsWith('$')) throw illegalPath(fullText, "a queue name may not end with '$' (reserved for system names)");
+}
+
+/** Throws unless `name` is a legal computer name: 1–256 visible ASCII characters, or `.`. */
+export function validateComputerName(name: string, fullText = name): void {
+  if (name.length === 0) throw illegalPath(fullText, 'the computer name is empty');
+  if (name.length > Limits.MAX_COMPUTER_NAME_LENGTH) throw illegalPath(fullText, 'the computer name is longer than 256 characters');
+  if (!VISIBLE_ASCII.test(name)) throw illegalPath(fullText, 'the computer name must be visible ASCII characters');
+}
+
+function computerRef(name: string): ComputerRef {
+  return name === '.' ? { by: 'local' } : { by: 'name', name };
+}
+
+const FORMAT_PREFIX = /^(DIRECT|PRIVATE|PUBLIC|MACHINE|CONNECTOR|MULTICAST|DL)=/i;
+
+/** Parses a path name (`.\private$\q`), a .NET system shorthand (`.\DEADLETTER$`) or a format name. */
+export function parseQueueName(input: string): QueueRef {
+  const text = input.trim();
+  if (text.length === 0) throw illegalPath(input, 'the name is empty');
+  const withoutPrefix = /^FORMATNAME:/i.test(text) ? text.slice('FORMATNAME:'.length) : null;
+  if (withoutPrefix !== null) return parseFormatName(withoutPrefix);
+  if (FORMAT_PREFIX.test(text)) return parseFormatName(text);
+  return parsePathName(text);
+}
+
+/** Parses a path name; format names are refused with ILLEGAL_QUEUE_PATHNAME. */
+export function parsePathName(text: string): QueueRef {
+  const parts = text.split('\\');
+  const [computer, ...rest] = parts;
+  if (computer === undefined || rest.length === 0) throw illegalPath(text, 'expected COMPUTER\\QUEUE or COMPUTER\\private$\\QUEUE');
+  validateComputerName(computer, text);
+  const ref = computerRef(computer);
+  const upper = rest.map((part) => part.toUpperCase());
+
+  if (rest.length === 1) {
+    const only = rest[0] as string;
+    const system = systemShorthands[only.toUpperCase()];
+    if (system) return { computer: ref, target: { kind: 'system', queue: system }, journal: false };
+    const systemSpec = /^SYSTEM\$;(JOURNAL|DEADLETTER|DEADXACT)$/i.exec(only);
+    if (systemSpec?.[1]) {
+      return { computer: ref, target: { kind: 'system', queue: systemSpec[1].toUpperCase() as SystemQueueKind }, journal: false };
+    }
+    validateQueueName(only, text);
+    return { computer: ref, target: { kind: 'public', name: only }, journal: false };
+  }
+  if (upper[0] === 'PRIVATE$') {
+    if (rest.length === 2) {
+      validateQueueName(rest[1] as string, text);
+      return { computer: ref, target: { kind: 'private', name: rest[1] as string }, journal: false };
+    }
+    if (rest.length === 3 && upper[2] === 'JOURNAL$') {
+      validateQueueName(rest[1] as string, text);
+      return { computer: ref, target: { kind: 'private', name: rest[1] as string }, journal: true };
+    }
+    throw illegalPath(text, 'too many parts after private$');
+  }
+  if (rest.length === 2 && upper[1] === 'JOURNAL$') {
+    validateQueueName(rest[0] as string, text);
+    return { computer: ref, target: { kind: 'public', name: rest[0] as string }, journal: true };
+  }
+  throw illegalPath(text, 'expected COMPUTER\\QUEUE or COMPUTER\\private$\\QUEUE');
+}
+
+function splitSuffix(text: string): { head: string; suffix: string | null } {
+  const at = text.indexOf(';');
+  return at < 0 ? { head: text, suffix: null } : { head: text.slice(0, at), suffix: text.slice(at + 1).toUpperCase() };
+}
+
+/** Parses a format name (§3.3): DIRECT=OS:/TCP:, PRIVATE=, PUBLIC=, MACHINE=. */
+export function parseFormatName(text: string): QueueRef {
+  const eq = text.indexOf('=');
+  if (eq < 0) throw illegalFormat(text, "expected KIND=…");
+  const kind = text.slice(0, eq).toUpperCase();
+  const { head, suffix } = splitSuffix(text.slice(eq + 1));
+  const journalSuffix = (): boolean => {
+    if (suffix === null) return false;
+    if (suffix === 'JOURNAL') return true;
+    throw illegalFormat(text, `unknown suffix ';${suffix}'`);
+  };
+  switch (kind) {
+    case 'DIRECT': {
+      const m = /^(OS|TCP):([^\\]+)\\(.+)$/i.exec(head);
+      if (!m) {
+        if (/^(HTTP|HTTPS|IPX):/i.test(head)) {
+          throw new QkError('UNSUPPORTED_FORMATNAME_OPERATION', `'${text}': only DIRECT=OS: and DIRECT=TCP: are supported.`);
+        }
+        throw illegalFormat(text, 'expected DIRECT=OS:COMPUTER\\[private$\\]QUEUE');
+      }
+      const address = m[2] as string;
+      const queuePart = m[3] as string;
+      if (!VISIBLE_ASCII.test(address)) throw illegalFormat(text, 'the computer address must be visible ASCII');
+      const computer: ComputerRef = { by: 'name', name: address };
+      if (queuePart.toUpperCase() === 'SYSTEM$') {
+        if (suffix !== 'JOURNAL' && suffix !== 'DEADLETTER' && suffix !== 'DEADXACT') {
+          throw illegalFormat(text, 'SYSTEM$ needs ;JOURNAL, ;DEADLETTER or ;DEADXACT');
+        }
+        return { computer, target: { kind: 'system', queue: suffix }, journal: false };
+      }
+      const journal = journalSuffix();
+      const segments = queuePart.split('\\');
+      if (segments.length === 2 && (segments[0] as string).toUpperCase() === 'PRIVATE$') {
+        validateQueueNameForFormat(segments[1] as string, text);
+        return { computer, target: { kind: 'private', name: segments[1] as string }, journal };
+      }
+      if (segments.length === 1) {
+        validateQueueNameForFormat(segments[0] as string, text);
+        return { computer, target: { kind: 'public', name: segments[0] as string }, journal };
+      }
+      throw illegalFormat(text, 'expected DIRECT=OS:COMPUTER\\[private$\\]QUEUE');
+    }
+    case 'PRIVATE': {
+      const m = /^([^\\]+)\\([0-9a-f]{1,8})$/i.exec(head);
+      const guid = m?.[1] ? parseGuid(m[1]) : null;
+      if (!m || !guid) throw illegalFormat(text, 'expected PRIVATE=<computer-guid>\\<1-8 hex digits>');
+      return { computer: { by: 'guid', guid }, target: { kind: 'privateNumber', number: parseInt(m[2] as string, 16) }, journal: journalSuffix() };
+    }
+    case 'PUBLIC': {
+      const guid = parseGuid(head);
+      if (!guid) throw illegalFormat(text, 'expected PUBLIC=<queue-guid>');
+      return { computer: { by: 'local' }, target: { kind: 'publicGuid', guid }, journal: journalSuffix() };
+    }
+    case 'MACHINE': {
+      const guid = parseGuid(head);
+      if (!guid) throw illegalFormat(text, 'expected MACHINE=<computer-guid>;JOURNAL|DEADLETTER|DEADXACT');
+      if (suffix !== 'JOURNAL' && suffix !== 'DEADLETTER' && suffix !== 'DEADXACT') {
+        throw illegalFormat(text, 'MACHINE= needs ;JOURNAL, ;DEADLETTER or ;DEADXACT');
+      }
+      return { computer: { by: 'guid', guid }, target: { kind: 'system', queue: suffix }, journal: false };
+    }
+    case 'CONNECTOR':
+    case 'MULTICAST':
+    case 'DL':
+      throw new QkError('UNSUPPORTED_FORMATNAME_OPERATION', `'${text}': ${kind}= format names are not supported.`);
+    default:
+      throw illegalFormat(text, `unknown format name kind '${kind}'`);
+  }
+}
+
+function validateQueueNameForFormat(name: string, text: string): void {
+  try {
+    validateQueueName(name, text);
+  } catch (error) {
+    if (error instanceof QkError) throw new QkError('ILLEGAL_FORMATNAME', error.message.replace('Illegal queue path name', 'Illegal format name'));
+    throw error;
+  }
+}
+
+/** The .NET shorthand path of a system queue (`.\DEADLETTER$`). */
+export function systemQueuePath(kind: SystemQueueKind, computer = '.'): string {
+  const suffix = kind === 'JOURNAL' ? 'JOURNAL$' : kind === 'DEADLETTER' ? 'DEADLETTER$' : 'XACTDEADLETTER$';
+  return `${computer}\\${suffix}`;
+}
+
+/** The path of an application queue: `.\private$\name` or `.\name`. */
+export function queuePath(kind: 'private' | 'public', name: string, computer = '.'): string {
+  return kind === 'private' ? `${computer}\\private$\\${name}` : `${computer}\\${name}`;
+}
+
+/** The path of an application queue's journal: `.\private$\name\JOURNAL$`. */
+export function journalPath(queuePathText: string): string {
+  return `${queuePathText}\\JOURNAL$`;
+}
+
+/** `MACHINE=<guid>;DEADLETTER` and friends. */
+export function machineFormatName(computerGuid: string, kind: SystemQueueKind): string {
+  return `MACHINE=${computerGuid};${kind}`;
+}
+
+/** `PRIVATE=<guid>\0000000a` (8 hex digits, as MSMQ prints it). */
+export function privateFormatName(computerGuid: string, queueNumber: number, journal = false): string {
+  return `PRIVATE=${computerGuid}\\${queueNumber.toString(16).padStart(8, '0')}${journal ? ';JOURNAL' : ''}`;
+}
+
+/** `PUBLIC=<queue-guid>`. */
+export function publicFormatName(queueGuid: string, journal = false): string {
+  return `PUBLIC=${queueGuid}${journal ? ';JOURNAL' : ''}`;
+}
