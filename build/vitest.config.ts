@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const alias = {
+  '@qk/model': `${root}core/model/src/index.ts`,
+  '@qk/store': `${root}core/store/src/index.ts`,
+  '@qk/engine': `${root}core/engine/src/index.ts`,
+  '@qk/api': `${root}core/api/src/index.ts`,
+  '@qk/service': `${root}core/service/src/index.ts`,
+  '@qk/client': `${root}core/client/src/index.ts`,
+};
+
+export default defineConfig({
+  root,
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'unit',
+          root,
+          include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
+          environment: 'node',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'conformance',
+          root,
+          include: ['test/conformance/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // Each file starts real service processes; two cores run two files at a time.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,2 @@
+export * from './types.js';
+export { openQueueManager } from './queue-manager.js';

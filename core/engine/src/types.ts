@@ -1,0 +1,175 @@
+/** The public surface of the queue manager: what a host (the service, Electron) calls. */
+import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+
+/** The engine's sense of time; unit tests drive a fake one. */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => {
+    const handle = setTimeout(fn, ms);
+    handle.unref?.();
+    return handle;
+  },
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface QueueManagerOptions {
+  /** Folder of the SQLite store; created when missing. */
+  dataDir: string;
+  /** Computer name; stored at first start, replaced when given again. Defaults to the host name. */
+  name?: string | undefined;
+  clock?: Clock | undefined;
+  /** Product version shown by status. */
+  version?: string | undefined;
+  /** How often timers (expiry, duplicate-cache cleanup) are checked; default 100 ms. */
+  timerTickMs?: number | undefined;
+}
+
+export interface QueueCreateInput {
+  path: string;
+  transactional?: boolean | undefined;
+  journal?: boolean | undefined;
+  quotaKB?: number | null | undefined;
+  journalQuotaKB?: number | null | undefined;
+  label?: string | undefined;
+  retention?: boolean | undefined;
+}
+
+export type QueueSetInput = Omit<QueueCreateInput, 'transactional'>;
+
+export interface SendOptions {
+  /** An open transaction from beginTransaction(). */
+  transaction?: string | undefined;
+  /** A single-message transaction (MQ_SINGLE_MESSAGE). */
+  transactional?: boolean | undefined;
+}
+
+export interface SendItem {
+  path: string;
+  message: SendProperties;
+  transactional?: boolean | undefined;
+}
+
+export interface ReceiveInput {
+  path: string;
+  timeoutMs?: number | undefined;
+  transaction?: string | undefined;
+  transactional?: boolean | undefined;
+  lookupId?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface PeekInput {
+  path: string;
+  timeoutMs?: number | undefined;
+  lookupId?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export type BrowseColumn = 'queue' | 'lookupId' | 'priority' | 'class' | 'label' | 'size' | 'sentTime' | 'arrivedTime';
+
+export interface BrowseInput {
+  path: string;
+  offset?: number | undefined;
+  limit?: number | undefined;
+  sort?: { column: BrowseColumn; descending?: boolean | undefined } | undefined;
+  filter?:
+    | {
+        label?: string | undefined;
+        bodyText?: string | undefined;
+        classCodes?: number[] | undefined;
+        arrivedFrom?: string | undefined;
+        arrivedTo?: string | undefined;
+      }
+    | undefined;
+  /** Bodies are left out of browse pages unless asked for (a page of 4 MB bodies is not a list). */
+  includeBody?: boolean | undefined;
+}
+
+export interface BrowsePage {
+  total: number;
+  messages: MessageInfo[];
+}
+
+export interface ArrivingMessage extends SendProperties {
+  id: string;
+  sourceMachineId: string;
+  sourceMachine: string;
+  transactional?: boolean | undefined;
+  sentTime?: string | undefined;
+  classCode?: number | undefined;
+}
+
+export interface MessageLocation {
+  path: string;
+  message: MessageInfo;
+}
+
+export type RemovalReason =
+  | 'received'
+  | 'purged'
+  | 'deleted'
+  | 'expired'
+  | 'moved'
+  | 'queueDeleted'
+  | 'conversationEnded'
+  | 'retained';
+
+/** Events in the shape of core/api's event table (structurally identical; the service forwards them). */
+export type EngineEvent =
+  | { type: 'queueCreated'; path: string }
+  | { type: 'queueDeleted'; path: string }
+  | { type: 'queueChanged'; path: string; messageCount: number; bytes: number; journalMessageCount: number; journalBytes: number }
+  | { type: 'queuePurged'; path: string; purged: number }
+  | { type: 'messageArrived'; path: string; lookupId: number; id: string; classCode: number }
+  | { type: 'messageRemoved'; path: string; lookupId: number; reason: RemovalReason }
+  | { type: 'settingChanged'; name: string; value: number; pending: number | null }
+  | { type: 'serviceRestarted' };
+
+export type EngineListener = (event: EngineEvent) => void;
+
+/** Re-exported so hosts need only the engine's types. */
+export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo };
+
+/** What the queue manager offers its host. One method per operation of core/api, plus lifecycle. */
+export interface QueueManagerApi {
+  readonly name: string;
+  readonly id: string;
+  status(): ServiceStatus;
+  listQueues(): QueueInfo[];
+  showQueue(path: string): QueueInfo;
+  createQueue(input: QueueCreateInput): QueueInfo;
+  setQueue(input: QueueSetInput): QueueInfo;
+  deleteQueue(path: string): Promise<void>;
+  purgeQueue(path: string): Promise<number>;
+  /** Resolves with the message ID once the message is stored (durably when recoverable). */
+  send(path: string, message: SendProperties, options?: SendOptions): Promise<string>;
+  /** All or nothing: a refused item refuses the batch and nothing is sent. */
+  sendBatch(items: SendItem[], transaction?: string): Promise<string[]>;
+  /** Rejects with IO_TIMEOUT when nothing arrives within timeoutMs (default 0). */
+  receive(input: ReceiveInput): Promise<MessageInfo>;
+  receiveBatch(input: { path: string; max: number; timeoutMs?: number | undefined; transaction?: string | undefined; signal?: AbortSignal | undefined }): Promise<MessageInfo[]>;
+  peek(input: PeekInput): Promise<MessageInfo>;
+  browse(input: BrowseInput): BrowsePage;
+  getMessage(path: string, lookupId: number): MessageInfo;
+  deleteMessage(path: string, lookupId: number): void;
+  deleteMessages(path: string, lookupIds: number[]): number;
+  moveMessages(path: string, lookupIds: number[], target: string): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }>;
+  findMessage(id: string): MessageLocation[];
+  acknowledgmentsFor(id: string): MessageLocation[];
+  arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }>;
+  endConversation(conversation: string): number;
+  beginTransaction(): string;
+  commitTransaction(transaction: string): Promise<void>;
+  abortTransaction(transaction: string): void;
+  listSettings(): SettingInfo[];
+  setSetting(name: string, value: number): SettingInfo;
+  on(listener: EngineListener): () => void;
+  /** Aborts open transactions, fails waiting receives with SERVICE_NOT_AVAILABLE, flushes and closes the store. */
+  close(): Promise<void>;
+}
