@@ -70,10 +70,10 @@ export const operations = {
     summary: 'Creates a private or public queue.',
   }),
   queueSet: op({
-    input: z.object({ path, ...queueProperties }),
+    input: z.object({ path, transactional: z.boolean().optional(), ...queueProperties }),
     output: queueInfoSchema,
     admin: true,
-    summary: 'Changes queue properties; the transactional type never changes.',
+    summary: 'Changes queue properties; the transactional type never changes (PROPERTY_NOTALLOWED).',
   }),
   queueDelete: op({ input: z.object({ path }), output: empty, admin: true, summary: 'Deletes a queue and its messages (R-Q1).' }),
   queuePurge: op({

@@ -2,12 +2,10 @@
 import { z } from 'zod';
 import {
   errorCodes,
-  Limits,
   type MessageInfo,
   type QueueInfo,
   type ServiceStatus,
   type SettingInfo,
-  ACKNOWLEDGE_MAX,
 } from '@qk/model';
 
 const isoTime = z.string();
@@ -89,21 +87,22 @@ export const serviceStatusSchema = z.object({
 const uint32 = z.number().int().min(0).max(0xffffffff);
 
 /**
- * Send properties. Range checks that MSMQ reports with its own error names (label length, correlation-ID
- * size, message size) are left to the engine so the codes match MSMQ's; here only the JSON types are fixed.
+ * Send properties. Range checks that MSMQ reports with its own error names (priority, label length,
+ * correlation-ID size, message size) are left to the engine so the codes match MSMQ's; here only the JSON
+ * types are fixed.
  */
 export const sendPropertiesSchema = z.object({
   body: z.string().optional(),
   bodyBase64: z.string().optional(),
   label: z.string().optional(),
-  priority: z.number().int().min(Limits.MIN_PRIORITY).max(Limits.MAX_PRIORITY).optional(),
+  priority: z.number().int().optional(),
   delivery: z.enum(['express', 'recoverable']).optional(),
-  journal: z.number().int().min(0).max(3).optional(),
-  acknowledge: z.number().int().min(0).max(ACKNOWLEDGE_MAX).optional(),
+  journal: z.number().int().optional(),
+  acknowledge: z.number().int().optional(),
   adminQueue: z.string().optional(),
   responseQueue: z.string().optional(),
-  timeToReachQueue: uint32.optional(),
-  timeToBeReceived: uint32.optional(),
+  timeToReachQueue: z.number().int().optional(),
+  timeToBeReceived: z.number().int().optional(),
   correlationId: z.string().optional(),
   appSpecific: uint32.optional(),
   conversation: z.string().min(1).max(256).optional(),

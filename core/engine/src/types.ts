@@ -40,7 +40,8 @@ export interface QueueCreateInput {
   retention?: boolean | undefined;
 }
 
-export type QueueSetInput = Omit<QueueCreateInput, 'transactional'>;
+/** `transactional` may be given only to restate the current type: it never changes (PROPERTY_NOTALLOWED). */
+export type QueueSetInput = QueueCreateInput;
 
 export interface SendOptions {
   /** An open transaction from beginTransaction(). */
