@@ -1,0 +1,185 @@
+/**
+ * ConsoleClient over HTTP and WebSocket (browser mode and remote computers). Calls travel on the
+ * WebSocket while it is open (no CORS needed for a remote service) and fall back to `POST /api/v1/<op>`;
+ * events arrive on the same socket, which reconnects with backoff.
+ */
+import { API_PREFIX, WEBSOCKET_PATH, eventSchema, operationNames, type ApiClient, type Envelope, type OperationName } from '@qk/api';
+import { ApiError, unwrap, type ConsoleClient, type EventListener } from './console-client.js';
+
+/** Where the service is and how to prove we may talk to it. */
+export interface HttpClientOptions {
+  /** `http://127.0.0.1:PORT` (no trailing slash needed). */
+  baseUrl: string;
+  token: string;
+  /** Injected in unit tests. */
+  WebSocketImpl?: typeof WebSocket;
+  fetchImpl?: typeof fetch;
+  /** Told when the event socket opens (true) or drops (false). */
+  onConnectionChange?: (connected: boolean) => void;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 5_000;
+
+/** Builds the client; the socket opens on the first call or subscription. */
+export function createHttpClient(options: HttpClientOptions): ConsoleClient {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const WS = options.WebSocketImpl ?? globalThis.WebSocket;
+  const doFetch = options.fetchImpl ?? globalThis.fetch.bind(globalThis);
+  const listeners = new Set<EventListener>();
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let socket: WebSocket | null = null;
+  let open = false;
+  let closed = false;
+  let reconnectDelay = RECONNECT_MIN_MS;
+  let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  const waiters: Array<(ok: boolean) => void> = [];
+
+  const wsUrl = `${base.replace(/^http/, 'ws')}${WEBSOCKET_PATH}?token=${encodeURIComponent(options.token)}`;
+
+  function connect(): void {
+    if (closed || socket) return;
+    let ws: WebSocket;
+    try {
+      ws = new WS(wsUrl);
+    } catch {
+      settleWaiters(false);
+      scheduleReconnect();
+      return;
+    }
+    socket = ws;
+    ws.onopen = () => {
+      open = true;
+      reconnectDelay = RECONNECT_MIN_MS;
+      if (listeners.size > 0) ws.send(JSON.stringify({ type: 'subscribe' }));
+      options.onConnectionChange?.(true);
+      settleWaiters(true);
+    };
+    ws.onmessage = (message) => onFrame(String(message.data));
+    ws.onclose = () => {
+      const wasOpen = open;
+      open = false;
+      socket = null;
+      for (const [id, call] of pending) {
+        pending.delete(id);
+        call.reject(new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service was lost during the call.' }));
+      }
+      settleWaiters(false);
+      if (wasOpen) options.onConnectionChange?.(false);
+      scheduleReconnect();
+    };
+    ws.onerror = () => {
+      // onclose follows and does the work.
+    };
+  }
+
+  function settleWaiters(ok: boolean): void {
+    for (const waiter of waiters.splice(0)) waiter(ok);
+  }
+
+  function scheduleReconnect(): void {
+    if (closed || reconnectTimer || listeners.size === 0) return;
+    reconnectTimer = setTimeout(() => {
+      reconnectTimer = null;
+      connect();
+    }, reconnectDelay);
+    reconnectDelay = Math.min(RECONNECT_MAX_MS, reconnectDelay * 2);
+  }
+
+  function onFrame(text: string): void {
+    let frame: unknown;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof frame !== 'object' || frame === null) return;
+    const f = frame as { type?: unknown; id?: unknown; ok?: unknown; value?: unknown; error?: unknown; event?: unknown };
+    if (f.type === 'result' && typeof f.id === 'number') {
+      const call = pending.get(f.id);
+      if (!call) return;
+      pending.delete(f.id);
+      if (f.ok === true) call.resolve(f.value);
+      else call.reject(new ApiError((f.error as { code: string; message: string }) ?? { code: 'INTERNAL', message: 'Malformed error frame.' }));
+      return;
+    }
+    if (f.type === 'event') {
+      const parsed = eventSchema.safeParse(f.event);
+      // An event this console does not know (a newer service) is skipped rather than mis-read.
+      if (!parsed.success) return;
+      for (const listener of [...listeners]) listener(parsed.data);
+    }
+  }
+
+  /** Waits for the socket when it is connecting; false means "use HTTP". */
+  function socketReady(): Promise<boolean> {
+    if (open) return Promise.resolve(true);
+    if (closed) return Promise.resolve(false);
+    if (!socket) connect();
+    if (!socket) return Promise.resolve(false);
+    return new Promise((resolve) => waiters.push(resolve));
+  }
+
+  async function callOverHttp(op: OperationName, input: unknown): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${API_PREFIX}/${op}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${options.token}` },
+        body: JSON.stringify(input ?? {}),
+      });
+    } catch (error) {
+      throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: `The service at ${base} cannot be reached (${String(error)}).` });
+    }
+    let envelope: Envelope<unknown>;
+    try {
+      envelope = (await response.json()) as Envelope<unknown>;
+    } catch {
+      throw new ApiError({ code: 'INTERNAL', message: `The service answered HTTP ${response.status} without a JSON envelope.` });
+    }
+    return unwrap(envelope);
+  }
+
+  async function call(op: OperationName, input: unknown): Promise<unknown> {
+    if (closed) throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service is closed.' });
+    if (await socketReady()) {
+      const ws = socket;
+      if (ws && open) {
+        const id = nextId++;
+        return new Promise((resolve, reject) => {
+          pending.set(id, { resolve, reject });
+          ws.send(JSON.stringify({ type: 'call', id, op, input: input ?? {} }));
+        });
+      }
+    }
+    return callOverHttp(op, input);
+  }
+
+  const api = {} as Record<OperationName, (input: unknown) => Promise<unknown>>;
+  for (const name of operationNames) api[name] = (input: unknown) => call(name, input);
+
+  return {
+    ...(api as unknown as ApiClient),
+    subscribe(listener: EventListener) {
+      listeners.add(listener);
+      if (open && socket && listeners.size === 1) socket.send(JSON.stringify({ type: 'subscribe' }));
+      else connect();
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+    close() {
+      closed = true;
+      listeners.clear();
+      if (reconnectTimer) clearTimeout(reconnectTimer);
+      socket?.close();
+      socket = null;
+    },
+  };
+}

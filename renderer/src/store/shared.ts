@@ -1,0 +1,36 @@
+/** Small shared pieces of the store: the context every slice gets, and names used across slices. */
+import type { MessageInfo } from '@qk/model';
+import type { StoreApi } from 'zustand/vanilla';
+import type { ConsoleClient } from '../client/console-client.js';
+import type { AppState } from './types.js';
+
+/** Where a message is now (messageFind / acknowledgmentsFor results). */
+export interface MessageLocation {
+  path: string;
+  message: MessageInfo;
+}
+
+/** Key of the computer this console is hosted by. */
+export const LOCAL_COMPUTER = 'local';
+
+/** What slices share besides state: the clients (not serializable, so not in state) and storage. */
+export interface StoreContext {
+  clientFor(computer: string): ConsoleClient;
+  hasClient(computer: string): boolean;
+  addClient(computer: string, client: ConsoleClient): void;
+  removeClient(computer: string): void;
+  /** Makes a client for a remote service (HTTP/WebSocket). */
+  createRemoteClient(url: string, token: string): ConsoleClient;
+  storage: Pick<Storage, 'getItem' | 'setItem'> | null;
+}
+
+export type SetState = StoreApi<AppState>['setState'];
+export type GetState = StoreApi<AppState>['getState'];
+
+/** A slice creator: state and actions, given set/get and the shared context. */
+export type SliceCreator<T> = (set: SetState, get: GetState, ctx: StoreContext) => T;
+
+/** Case-insensitive path equality (MSMQ names are case-insensitive). */
+export function samePath(a: string, b: string): boolean {
+  return a === b || a.toLowerCase() === b.toLowerCase();
+}

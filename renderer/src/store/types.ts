@@ -1,0 +1,204 @@
+/** State and actions of the console store, typed apart (zustand's guide); one interface per slice. */
+import type { MessageInfo, QueueInfo, ServiceStatus, SettingInfo } from '@qk/model';
+import type { MessageLocation } from './shared.js';
+
+/** A queue manager the console shows as a root of the tree. */
+export interface ComputerEntry {
+  key: string;
+  name: string;
+  id: string;
+  /** Service URL for a connected (remote) computer; null for the one this console is hosted by. */
+  url: string | null;
+  local: boolean;
+  connected: boolean;
+  status: ServiceStatus | null;
+}
+
+/** An error shown to the user where the action was taken, with the service's code. */
+export interface Notice {
+  id: number;
+  code: string;
+  message: string;
+  /** What was being done ("Purge .\private$\orders"). */
+  where: string;
+}
+
+export interface ConnectionSlice {
+  computers: ComputerEntry[];
+  notices: Notice[];
+  /** Subscribes to the local computer's events and loads everything. */
+  start(): Promise<void>;
+  connectComputer(url: string, token: string): Promise<void>;
+  disconnectComputer(key: string): void;
+  refreshStatus(key: string): Promise<void>;
+  /** F5: queues, status, settings and the open list, for every computer. */
+  refreshAll(): Promise<void>;
+  reportError(where: string, error: unknown): void;
+  dismissNotice(id: number): void;
+}
+
+export interface TreeSlice {
+  queues: Record<string, QueueInfo[]>;
+  expanded: Record<string, boolean>;
+  selectedNodeId: string | null;
+  refreshQueues(computer: string): Promise<void>;
+  setExpanded(nodeId: string, expanded: boolean): void;
+  selectNode(nodeId: string): void;
+  /** Reveals and selects a message list node (expands its ancestors). */
+  revealNode(nodeId: string): void;
+  applyCounts(computer: string, counts: { path: string; messageCount: number; bytes: number; journalMessageCount: number; journalBytes: number }): void;
+  createQueue(computer: string, input: QueueCreateRequest): Promise<QueueInfo>;
+  updateQueue(computer: string, input: QueueUpdateRequest): Promise<QueueInfo>;
+  deleteQueue(computer: string, path: string): Promise<void>;
+  purgeQueue(computer: string, path: string): Promise<number>;
+}
+
+export interface QueueCreateRequest {
+  path: string;
+  transactional?: boolean;
+  journal?: boolean;
+  quotaKB?: number | null;
+  journalQuotaKB?: number | null;
+  label?: string;
+  retention?: boolean;
+}
+export type QueueUpdateRequest = Omit<QueueCreateRequest, 'transactional'>;
+
+/** Service-side sort of the message list. */
+export interface ListSort {
+  column: 'queue' | 'lookupId' | 'priority' | 'class' | 'label' | 'size' | 'sentTime' | 'arrivedTime';
+  descending: boolean;
+}
+
+/** Service-side filter of the message list. */
+export interface ListFilter {
+  label: string;
+  bodyText: string;
+  classCodes: number[];
+  /** datetime-local strings ('' = open). */
+  arrivedFrom: string;
+  arrivedTo: string;
+}
+
+/** Which queue the message list shows. */
+export interface ListTarget {
+  computer: string;
+  path: string;
+}
+
+export interface ListSlice {
+  target: ListTarget | null;
+  /** Messages matching the filter; null until the first page arrives. */
+  total: number | null;
+  pages: Record<number, MessageInfo[]>;
+  sort: ListSort;
+  filter: ListFilter;
+  filterVisible: boolean;
+  /** lookupId → true. */
+  selection: Record<number, true>;
+  /** Ctrl+A: every message of the (filtered) list, loaded or not. */
+  allSelected: boolean;
+  anchorIndex: number | null;
+  focusIndex: number | null;
+  listError: string | null;
+  /** Bumped on every invalidation so views re-request their window. */
+  generation: number;
+  setTarget(target: ListTarget | null): void;
+  /** Loads the pages covering rows [start, end]. */
+  ensureRange(start: number, end: number): void;
+  invalidateList(): void;
+  messageAt(index: number): MessageInfo | undefined;
+  setSort(sort: ListSort): void;
+  setFilter(filter: Partial<ListFilter>): void;
+  setFilterVisible(visible: boolean): void;
+  selectIndex(index: number, mode: 'replace' | 'toggle' | 'range'): void;
+  selectAll(): void;
+  clearSelection(): void;
+  selectedCount(): number;
+  /** Lookup IDs of the selection, paging through the service when everything is selected. */
+  resolveSelection(signal?: AbortSignal): Promise<number[]>;
+}
+
+/** A dialog the console has open (one at a time, as modal property sheets are). */
+export type Dialog =
+  | { kind: 'messageProperties'; computer: string; path: string; lookupId: number }
+  | { kind: 'queueProperties'; computer: string; path: string }
+  | { kind: 'computerProperties'; computer: string }
+  | { kind: 'newQueue'; computer: string; queueType: 'private' | 'public' }
+  | { kind: 'sendTest'; computer: string; path: string }
+  | { kind: 'move'; computer: string; path: string }
+  | { kind: 'confirm'; title: string; text: string; confirmLabel: string; onConfirm: () => void }
+  | { kind: 'columns' }
+  | { kind: 'connect' }
+  | { kind: 'import'; computer: string; path: string }
+  | { kind: 'about' };
+
+/** The message properties sheet's data. */
+export interface MessageDetails {
+  computer: string;
+  path: string;
+  message: MessageInfo | null;
+  /** For an original: every ACK/NACK naming it. */
+  acknowledgments: MessageLocation[] | null;
+  /** For an ACK/NACK: where its original is now ([] = no longer on this computer). */
+  originals: MessageLocation[] | null;
+  error: string | null;
+}
+
+export interface DetailsSlice {
+  dialog: Dialog | null;
+  details: MessageDetails | null;
+  openDialog(dialog: Dialog): void;
+  closeDialog(): void;
+  openMessageProperties(computer: string, path: string, lookupId: number): Promise<void>;
+  /** Jumps to a message wherever it is: selects its queue node and opens its properties. */
+  goToMessage(computer: string, location: MessageLocation): Promise<void>;
+}
+
+export interface SettingsSlice {
+  settings: Record<string, SettingInfo[]>;
+  refreshSettings(computer: string): Promise<void>;
+  changeSetting(computer: string, name: string, value: number): Promise<SettingInfo>;
+  restartService(computer: string): Promise<void>;
+}
+
+/** A long operation shown in the status bar with progress and Cancel. */
+export interface Job {
+  id: number;
+  title: string;
+  total: number | null;
+  done: number;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  /** Items that failed (resend that NACKs again, move into a full queue…), with their codes. */
+  failures: Array<{ item: string; code: string; message: string }>;
+  summary: string | null;
+}
+
+/** What a job's work function gets. */
+export interface JobContext {
+  signal: AbortSignal;
+  setTotal(total: number): void;
+  progress(done: number): void;
+  fail(item: string, code: string, message: string): void;
+}
+
+export interface JobsSlice {
+  jobs: Job[];
+  /** Runs work as a job; the returned string is its summary. Resolves when the job ends. */
+  runJob(title: string, work: (ctx: JobContext) => Promise<string>): Promise<Job>;
+  cancelJob(id: number): void;
+  dismissJob(id: number): void;
+}
+
+/** The whole store. */
+export type AppState = ConnectionSlice & TreeSlice & ListSlice & DetailsSlice & SettingsSlice & JobsSlice & MessageActions;
+
+/** Bulk message actions (jobs over the selection). */
+export interface MessageActions {
+  deleteSelected(): Promise<Job | null>;
+  moveSelected(target: string): Promise<Job | null>;
+  resendDeadLetters(): Promise<Job | null>;
+  exportSelected(): Promise<{ fileName: string; json: string } | null>;
+  importMessages(computer: string, path: string, text: string, keepIds: boolean): Promise<Job | null>;
+  sendTestMessage(computer: string, path: string, message: import('@qk/model').SendProperties, transactional: boolean): Promise<string>;
+}
