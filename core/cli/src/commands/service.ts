@@ -1,0 +1,79 @@
+/** `qk service start|status|restart|stop`. */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { SERVICE_FILE } from '@qk/api';
+import { isQkError } from '@qk/model';
+import { action, type CommandContext } from '../context.js';
+import { formatStatus } from '../format/service.js';
+import type { CliIo } from '../io.js';
+import { dataDirOf } from '../target.js';
+import { UsageError } from '../usage-error.js';
+
+/** How long `service stop` waits for the process to finish flushing and release the data folder. */
+const STOP_WAIT_MS = 30_000;
+
+/** Registers the service commands. */
+export function registerServiceCommands(program: Command, io: CliIo): void {
+  const service = program.command('service').description('run, inspect, restart or stop the queue manager service');
+
+  service
+    .command('start')
+    .description('run the service in the foreground until SIGINT/SIGTERM or `qk service stop` (default: --listen 127.0.0.1:0, any free port on loopback)')
+    .option('--name <name>', 'computer name of this queue manager (default: the stored name, else the host name)')
+    .option('--listen <host:port>', 'address to listen on; port 0 = any free port', '127.0.0.1:0')
+    .action(action(io, startService));
+
+  service.command('status').description("the queue manager's state").action(
+    action(io, async (ctx) => {
+      const client = await ctx.client();
+      ctx.print(await client.serviceStatus({}), formatStatus);
+    }),
+  );
+
+  service
+    .command('restart')
+    .description('restart the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties')
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.serviceRestart({}), (s) => `Restarted.\n${formatStatus(s)}`);
+      }),
+    );
+
+  service.command('stop').description('stop the service (waits until it has released its data folder)').action(
+    action(io, async (ctx) => {
+      const target = ctx.target();
+      const client = await ctx.client();
+      await client.serviceStop({});
+      if (target.kind === 'data') await waitForStop(target.dataDir);
+      ctx.print({}, () => 'Stopped.');
+    }),
+  );
+}
+
+async function waitForStop(dataDir: string): Promise<void> {
+  const file = join(dataDir, SERVICE_FILE);
+  const deadline = Date.now() + STOP_WAIT_MS;
+  // The service removes service.json after closing its store and releasing the lock.
+  while (existsSync(file) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+async function startService(ctx: CommandContext): Promise<void> {
+  if (ctx.options.service) throw new UsageError('service start runs a local service: give --data DIR, not --service.');
+  // Loaded only here: the HTTP server and the engine are not needed by any other command.
+  const { runService, parseListenAddress } = await import('@qk/service');
+  let listen;
+  try {
+    listen = parseListenAddress(String(ctx.options['listen']));
+  } catch (error) {
+    throw new UsageError(isQkError(error) ? error.message : String(error));
+  }
+  const dataDir = dataDirOf(ctx.options, ctx.io.env);
+  const name = typeof ctx.options['name'] === 'string' ? ctx.options['name'] : undefined;
+  const running = await runService({ dataDir, name, listen, handleSignals: true });
+  const ready = { ready: true, name: running.host.name, id: running.host.id, url: running.url };
+  ctx.print(ready, (r) => `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url} (data ${dataDir}; console ${running.http.consoleUrl}; Ctrl+C stops it)`);
+  await running.stopped;
+  if (!ctx.json) ctx.io.stdout('Service stopped.\n');
+}

@@ -1,0 +1,27 @@
+/** `qk settings` and `qk settings set NAME VALUE`. */
+import type { Command } from 'commander';
+import { action } from '../context.js';
+import { formatSetting, formatSettings } from '../format/service.js';
+import type { CliIo } from '../io.js';
+import { parseNumber } from '../parse-values.js';
+
+/** Registers the settings commands. */
+export function registerSettingsCommands(program: Command, io: CliIo): void {
+  const settings = program
+    .command('settings')
+    .description('every setting (MachineQuota, RemoveDuplicateSize, …); `settings set NAME VALUE` changes one')
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.settingsList({}), formatSettings);
+      }),
+    );
+
+  settings.command('set <name> <value>').description('change a setting; one that needs a restart waits as pending').action(
+    action(io, async (ctx, [name, value]) => {
+      const input = { name: name as string, value: parseNumber(value as string, 'VALUE') };
+      const client = await ctx.client();
+      ctx.print(await client.settingsSet(input), formatSetting);
+    }),
+  );
+}

@@ -1,0 +1,21 @@
+/** Where the CLI writes, so tests can run it in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The real process streams. */
+export const processIo: CliIo = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+  env: process.env,
+};
+
+/** Exit codes of CLI.md. */
+export const ExitCode = {
+  OK: 0,
+  FAILED: 1,
+  USAGE: 2,
+  TIMEOUT: 3,
+} as const;

@@ -1,0 +1,49 @@
+/** The `qk` command tree (CLI.md), with the extra commands arrive, message show/find and acks. */
+import { Command, Option } from 'commander';
+import { registerMessageCommands } from './commands/message.js';
+import { registerMessagingCommands } from './commands/messaging.js';
+import { registerQueueCommands } from './commands/queue.js';
+import { registerServiceCommands } from './commands/service.js';
+import { registerSettingsCommands } from './commands/settings.js';
+import type { CliIo } from './io.js';
+import { cliVersion } from './version.js';
+
+const HELP_FOOTER = `
+Reaching a service:
+  --data DIR (or QK_DATA)                the service running on that data folder (default: $XDG_DATA_HOME/queuekeeper
+                                         or ~/.local/share/queuekeeper)
+  --service URL --token T (QK_SERVICE, QK_TOKEN)   any service, local or remote
+
+Queue names: .\\private$\\orders, HOST\\private$\\orders, .\\orders, .\\private$\\orders\\JOURNAL$,
+  .\\JOURNAL$, .\\DEADLETTER$, .\\XACTDEADLETTER$, and format names (DIRECT=OS:HOST\\private$\\q, MACHINE=GUID;DEADLETTER, …).
+
+Output: tables for people; --json prints one JSON document on stdout, or {"error":{"code","message"}} on stderr.
+Exit codes: 0 success, 1 the operation failed, 2 the command line is wrong, 3 nothing arrived within --timeout.
+`;
+
+/** Builds the program; output goes to `io`, errors are thrown (exitOverride) for runCli to map to exit codes. */
+export function buildProgram(io: CliIo): Command {
+  const program = new Command('qk')
+    .description('Queuekeeper: message queuing with the semantics of Microsoft Message Queuing')
+    .version(cliVersion, '-V, --version')
+    .addOption(new Option('--data <dir>', 'data folder of the service to use (env QK_DATA)'))
+    .addOption(new Option('--service <url>', 'URL of the service to use (env QK_SERVICE)'))
+    .addOption(new Option('--token <token>', 'token of the service given by --service (env QK_TOKEN)'))
+    .option('--json', 'machine-readable output')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout(text),
+      writeErr: (text) => io.stderr(text),
+      // runCli prints errors itself (as JSON with --json).
+      outputError: () => undefined,
+    })
+    .showSuggestionAfterError(true)
+    .addHelpText('after', HELP_FOOTER);
+
+  registerServiceCommands(program, io);
+  registerQueueCommands(program, io);
+  registerMessagingCommands(program, io);
+  registerMessageCommands(program, io);
+  registerSettingsCommands(program, io);
+  return program;
+}

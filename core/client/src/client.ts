@@ -1,0 +1,134 @@
+/** The typed Queuekeeper client: one method per operation of the contract, over HTTP or WebSocket. */
+import {
+  operationNames,
+  type ApiClient,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+  type QkEvent,
+  type Unsubscribe,
+} from '@qk/api';
+import { readServiceEndpoint } from './data-dir.js';
+import { HttpTransport } from './http-transport.js';
+import { normalizeUrl, type Transport } from './transport.js';
+import { WebSocketTransport } from './websocket-transport.js';
+
+/** How to reach a service. */
+export interface ConnectOptions {
+  /** `http://HOST:PORT` of the service. */
+  url: string;
+  token: string;
+  /** `http` (default): a request per call. `ws`: one connection, many calls in flight, transactions tied to it. */
+  transport?: 'http' | 'ws' | undefined;
+  /** The message of SERVICE_NOT_AVAILABLE when nobody answers (e.g. naming the data folder). */
+  unreachableHint?: string | undefined;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Over HTTP, aborting also stops a waiting receive on the service; over WebSocket it only stops waiting here. */
+  signal?: AbortSignal | undefined;
+}
+
+// The interface half of the class: every contract operation as a method (assigned in the constructor).
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export interface QkClient extends ApiClient {}
+
+/** A client of one service. Calls throw QkError with the service's code; close() when done. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
+export class QkClient {
+  readonly url: string;
+  readonly transportKind: 'http' | 'ws';
+  readonly #token: string;
+  readonly #transport: Transport;
+  readonly #unreachableHint: string | undefined;
+  #events: Promise<WebSocketTransport> | undefined;
+  #closed = false;
+
+  private constructor(url: string, token: string, transport: Transport, kind: 'http' | 'ws', unreachableHint: string | undefined) {
+    this.url = url;
+    this.#token = token;
+    this.#transport = transport;
+    this.transportKind = kind;
+    this.#unreachableHint = unreachableHint;
+    if (transport instanceof WebSocketTransport) this.#events = Promise.resolve(transport);
+    const self = this as unknown as Record<string, (input?: unknown) => Promise<unknown>>;
+    for (const name of operationNames) {
+      self[name] = (input?: unknown) => this.#transport.call(name, input ?? {});
+    }
+  }
+
+  /** Connects to a service by URL and token. For `ws` the connection is opened (and checked) before this resolves. */
+  static async connect(options: ConnectOptions): Promise<QkClient> {
+    const url = normalizeUrl(options.url);
+    const kind = options.transport ?? 'http';
+    const transport =
+      kind === 'ws'
+        ? await WebSocketTransport.open(url, options.token, { unreachableHint: options.unreachableHint })
+        : new HttpTransport(url, options.token, { unreachableHint: options.unreachableHint });
+    return new QkClient(url, options.token, transport, kind, options.unreachableHint);
+  }
+
+  /**
+   * Connects to the service running on a data folder, through the service.json and token it writes there.
+   * SERVICE_NOT_AVAILABLE "No service is running on DIR …" when there is none or it does not answer.
+   */
+  static fromDataDir(dataDir: string, options: { transport?: ConnectOptions['transport'] } = {}): Promise<QkClient> {
+    const endpoint = readServiceEndpoint(dataDir);
+    return QkClient.connect({ url: endpoint.url, token: endpoint.token, transport: options.transport, unreachableHint: endpoint.unreachableHint });
+  }
+
+  /** Calls one operation by name (what the generated methods do), with per-call options. */
+  call<N extends OperationName>(op: N, input: OperationInput<N>, options: CallOptions = {}): Promise<OperationOutput<N>> {
+    return this.#transport.call(op, input, options.signal) as Promise<OperationOutput<N>>;
+  }
+
+  /** Receives every event of the service (queue counters, arrivals, removals, settings, restarts). */
+  subscribe(listener: (event: QkEvent) => void): Unsubscribe {
+    this.#events ??= WebSocketTransport.open(this.url, this.#token, { unreachableHint: this.#unreachableHint });
+    let dispose: (() => void) | undefined;
+    let cancelled = false;
+    this.#events.then(
+      (channel) => {
+        if (!cancelled) dispose = channel.subscribe(listener);
+      },
+      () => {
+        // No event channel: the caller's calls will report why the service is unreachable.
+      },
+    );
+    return () => {
+      cancelled = true;
+      dispose?.();
+    };
+  }
+
+  /** Resolves once the event channel (opened by the first subscribe) is ready; rejects if it could not open. */
+  async eventsReady(): Promise<void> {
+    if (this.#events) await this.#events;
+  }
+
+  /**
+   * Runs `work` in a transaction: begins it, commits when `work` resolves, aborts when it throws.
+   * Over HTTP an idle transaction is aborted by the service after 5 minutes; over WebSocket when the connection closes.
+   */
+  async transaction<T>(work: (transaction: string) => Promise<T>): Promise<T> {
+    const { transaction } = await this.transactionBegin({});
+    let result: T;
+    try {
+      result = await work(transaction);
+    } catch (error) {
+      await this.transactionAbort({ transaction }).catch(() => undefined);
+      throw error;
+    }
+    await this.transactionCommit({ transaction });
+    return result;
+  }
+
+  /** Closes the connections of this client. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const events = this.#events?.then((channel) => channel.close()).catch(() => undefined);
+    await Promise.all([this.#transport.close(), events]);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The page served at `/` when the console has not been built: it lists queues through the API, with the
+ * token from the URL fragment (`#token=…`, never sent to the server). Script in its own file: the CSP forbids inline scripts.
+ */
+
+/** The fallback page's HTML. */
+export const FALLBACK_PAGE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Queuekeeper</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+  body { font: 14px system-ui, sans-serif; margin: 0; color: #1b1b1b; background: #fafafa; }
+  header { background: #1f3b5c; color: #fff; padding: 10px 16px; display: flex; gap: 16px; align-items: baseline; }
+  header h1 { font-size: 16px; margin: 0; }
+  main { padding: 16px; }
+  table { border-collapse: collapse; width: 100%; background: #fff; }
+  th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #e2e2e2; white-space: nowrap; }
+  th { background: #f0f0f0; font-weight: 600; }
+  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+  #error { color: #a00000; }
+  .muted { color: #666; }
+</style>
+</head>
+<body>
+<header><h1>Queuekeeper</h1><span id="computer" class="muted"></span></header>
+<main>
+  <p class="muted">The full console has not been built (run <code>npm run build</code>); this page lists the queues of this service.</p>
+  <p id="error" role="alert"></p>
+  <table aria-label="Queues">
+    <thead><tr><th>Path</th><th>Type</th><th>Transactional</th><th>Label</th><th class="num">Messages</th><th class="num">Bytes</th><th class="num">Journal messages</th></tr></thead>
+    <tbody id="queues"></tbody>
+  </table>
+</main>
+<script src="/fallback.js"></script>
+</body>
+</html>
+`;
+
+/** The fallback page's script: plain browser JavaScript, no build step. */
+export const FALLBACK_PAGE_SCRIPT = `'use strict';
+(function () {
+  var token = new URLSearchParams(location.hash.slice(1)).get('token') || '';
+  var errorBox = document.getElementById('error');
+  var body = document.getElementById('queues');
+  var numbers = new Intl.NumberFormat();
+  function call(op, input) {
+    return fetch('/api/v1/' + op, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
+      body: JSON.stringify(input || {})
+    }).then(function (r) { return r.json(); }).then(function (envelope) {
+      if (!envelope.ok) throw new Error(envelope.error.code + ': ' + envelope.error.message);
+      return envelope.value;
+    });
+  }
+  function cell(row, text, numeric) {
+    var td = document.createElement('td');
+    td.textContent = text;
+    if (numeric) td.className = 'num';
+    row.appendChild(td);
+  }
+  function refresh() {
+    call('queueList').then(function (queues) {
+      errorBox.textContent = '';
+      body.replaceChildren();
+      queues.forEach(function (q) {
+        var row = document.createElement('tr');
+        cell(row, q.path); cell(row, q.type); cell(row, q.transactional ? 'yes' : 'no'); cell(row, q.label);
+        cell(row, numbers.format(q.messageCount), true); cell(row, numbers.format(q.bytes), true);
+        cell(row, numbers.format(q.journalMessageCount), true);
+        body.appendChild(row);
+      });
+    }).catch(function (e) { errorBox.textContent = String(e.message || e); });
+  }
+  call('serviceStatus').then(function (s) {
+    document.getElementById('computer').textContent = s.name + ' {' + s.id + '} — version ' + s.version;
+  }).catch(function () {});
+  refresh();
+  var pending = null;
+  function connect() {
+    var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/v1/ws?token=' + encodeURIComponent(token));
+    ws.onopen = function () { ws.send(JSON.stringify({ type: 'subscribe' })); };
+    ws.onmessage = function () { if (!pending) pending = setTimeout(function () { pending = null; refresh(); }, 250); };
+    ws.onclose = function () { setTimeout(connect, 2000); };
+  }
+  connect();
+})();
+`;

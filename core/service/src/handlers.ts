@@ -1,0 +1,108 @@
+/** One handler per operation of the contract, mapping it onto the queue manager of the host. */
+import type { OperationName, OperationOutput, OperationParsedInput } from '@qk/api';
+import type { QueueManagerApi } from '@qk/engine';
+import type { ServiceStatus } from '@qk/model';
+import type { TransactionRegistry } from './transaction-registry.js';
+
+/** What a transport knows about the caller of one operation. */
+export interface CallContext {
+  /** Fires when the caller went away (HTTP client disconnected, WebSocket closed): waiting receives stop. */
+  signal?: AbortSignal | undefined;
+  /** The connection that owns transactions begun by this call; undefined = plain HTTP. */
+  connectionId?: string | undefined;
+}
+
+/** Handlers that also see the call context. */
+export type ContextualHandlers = {
+  [N in OperationName]: (input: OperationParsedInput<N>, context: CallContext) => Promise<OperationOutput<N>>;
+};
+
+/** What the handlers need from their host. */
+export interface HandlerHost {
+  engine(): QueueManagerApi;
+  restart(): Promise<ServiceStatus>;
+  readonly transactions: TransactionRegistry;
+}
+
+/** Builds the handler table; every entry is async so sync engine throws become rejections. */
+export function createHandlers(host: HandlerHost): ContextualHandlers {
+  const engine = (): QueueManagerApi => host.engine();
+  const touch = (transaction: string | undefined): void => {
+    if (transaction !== undefined) host.transactions.touch(transaction);
+  };
+  return {
+    serviceStatus: async () => engine().status(),
+    serviceRestart: async () => host.restart(),
+    // The transport that carried the call stops its process once this reply is delivered.
+    serviceStop: async () => ({}),
+
+    queueList: async () => engine().listQueues(),
+    queueShow: async ({ path }) => engine().showQueue(path),
+    queueCreate: async (input) => engine().createQueue(input),
+    queueSet: async (input) => engine().setQueue(input),
+    queueDelete: async ({ path }) => {
+      await engine().deleteQueue(path);
+      return {};
+    },
+    queuePurge: async ({ path }) => ({ purged: await engine().purgeQueue(path) }),
+
+    send: async ({ path, message, transaction, transactional }) => {
+      touch(transaction);
+      return { id: await engine().send(path, message, { transaction, transactional }) };
+    },
+    sendBatch: async ({ messages, transaction }) => {
+      touch(transaction);
+      return { ids: await engine().sendBatch(messages, transaction) };
+    },
+    receive: async (input, { signal }) => {
+      touch(input.transaction);
+      const message = await engine().receive({ ...input, signal });
+      touch(input.transaction);
+      return message;
+    },
+    receiveBatch: async (input, { signal }) => {
+      touch(input.transaction);
+      const messages = await engine().receiveBatch({ ...input, signal });
+      touch(input.transaction);
+      return { messages };
+    },
+    peek: async (input, { signal }) => engine().peek({ ...input, signal }),
+    browse: async (input) => engine().browse(input),
+    messageGet: async ({ path, lookupId }) => engine().getMessage(path, lookupId),
+    messageDelete: async ({ path, lookupId }) => {
+      engine().deleteMessage(path, lookupId);
+      return {};
+    },
+    messagesDelete: async ({ path, lookupIds }) => ({ deleted: engine().deleteMessages(path, lookupIds) }),
+    messagesMove: async ({ path, lookupIds, target }) => engine().moveMessages(path, lookupIds, target),
+    messageFind: async ({ id }) => engine().findMessage(id),
+    acknowledgmentsFor: async ({ id }) => engine().acknowledgmentsFor(id),
+    messageArrive: async ({ path, message }) => engine().arrive(path, message),
+    conversationEnd: async ({ conversation }) => ({ removed: engine().endConversation(conversation) }),
+
+    transactionBegin: async (_input, { connectionId }) => {
+      const transaction = engine().beginTransaction();
+      host.transactions.begun(transaction, connectionId);
+      return { transaction };
+    },
+    transactionCommit: async ({ transaction }) => {
+      try {
+        await engine().commitTransaction(transaction);
+      } finally {
+        host.transactions.ended(transaction);
+      }
+      return {};
+    },
+    transactionAbort: async ({ transaction }) => {
+      try {
+        engine().abortTransaction(transaction);
+      } finally {
+        host.transactions.ended(transaction);
+      }
+      return {};
+    },
+
+    settingsList: async () => engine().listSettings(),
+    settingsSet: async ({ name, value }) => engine().setSetting(name, value),
+  };
+}

@@ -1,0 +1,236 @@
+/**
+ * The service host: owns one queue manager on one data folder, serves the contract to every transport
+ * (HTTP, WebSocket, Electron IPC) through one `call`, and restarts the queue manager in place.
+ */
+import {
+  isOperationName,
+  operations,
+  toErrorBody,
+  type Envelope,
+  type OperationHandlers,
+  type OperationName,
+  type QkEvent,
+  type Unsubscribe,
+} from '@qk/api';
+import { openQueueManager, type QueueManagerApi, type QueueManagerOptions } from '@qk/engine';
+import { QkError, type ServiceStatus } from '@qk/model';
+import { AuditLog, auditTarget } from './audit-log.js';
+import { acquireDataLock, type DataLock } from './data-lock.js';
+import { createHandlers, type CallContext, type ContextualHandlers } from './handlers.js';
+import { TransactionRegistry } from './transaction-registry.js';
+import { productVersion } from './version.js';
+
+/** How a ServiceHost is opened. */
+export interface ServiceHostOptions {
+  dataDir: string;
+  /** Computer name; defaults to what the store remembers, else the host name. */
+  name?: string | undefined;
+  version?: string | undefined;
+  /** Opens the queue manager; the real engine unless a test hands in a fake. */
+  openEngine?: ((options: QueueManagerOptions) => QueueManagerApi) | undefined;
+  /** Idle limit of transactions begun over plain HTTP (default 5 minutes). */
+  httpTransactionIdleMs?: number | undefined;
+}
+
+type StopListener = () => void;
+
+/** One queue manager on one data folder, served to every transport through `call`. */
+export class ServiceHost {
+  readonly dataDir: string;
+  /** One handler per operation (without transport context), e.g. for Electron IPC. */
+  readonly handlers: OperationHandlers;
+  readonly transactions: TransactionRegistry;
+
+  readonly #options: ServiceHostOptions;
+  readonly #lock: DataLock;
+  readonly #audit: AuditLog;
+  readonly #contextual: ContextualHandlers;
+  readonly #listeners = new Set<(event: QkEvent) => void>();
+  readonly #stopListeners = new Set<StopListener>();
+  #engine: QueueManagerApi | null;
+  #engineError: QkError | null = null;
+  #unsubscribeEngine: () => void = () => {};
+  #gate: Promise<void> = Promise.resolve();
+  #restarting: Promise<ServiceStatus> | undefined;
+  #closing: Promise<void> | undefined;
+
+  private constructor(options: ServiceHostOptions, lock: DataLock, engine: QueueManagerApi) {
+    this.#options = options;
+    this.dataDir = options.dataDir;
+    this.#lock = lock;
+    this.#engine = engine;
+    this.#audit = new AuditLog(options.dataDir);
+    this.transactions = new TransactionRegistry((tx) => this.#engine?.abortTransaction(tx), {
+      idleMs: options.httpTransactionIdleMs,
+    });
+    this.#contextual = createHandlers({
+      engine: () => this.#requireEngine(),
+      restart: () => this.restart(),
+      transactions: this.transactions,
+    });
+    this.handlers = Object.fromEntries(
+      Object.entries(this.#contextual).map(([name, handler]) => [name, (input: never) => handler(input, {})]),
+    ) as unknown as OperationHandlers;
+    this.#subscribeEngine();
+  }
+
+  /**
+   * Takes the data-folder lock and opens the queue manager. Throws SERVICE_ALREADY_RUNNING when another live
+   * service holds the folder, STORE_CORRUPT / STORE_VERSION_TOO_NEW when the store cannot be used.
+   */
+  static open(options: ServiceHostOptions): ServiceHost {
+    const lock = acquireDataLock(options.dataDir);
+    try {
+      const engine = ServiceHost.#openEngine(options);
+      return new ServiceHost(options, lock, engine);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  static #openEngine(options: ServiceHostOptions): QueueManagerApi {
+    const open = options.openEngine ?? openQueueManager;
+    return open({ dataDir: options.dataDir, name: options.name, version: options.version ?? productVersion });
+  }
+
+  /** The computer name of the queue manager. */
+  get name(): string {
+    return this.#requireEngine().name;
+  }
+
+  /** The computer GUID of the queue manager. */
+  get id(): string {
+    return this.#requireEngine().id;
+  }
+
+  /** Validates the input with the contract, dispatches it, and wraps the result or error in an envelope. */
+  async call(op: string, input: unknown, context: CallContext = {}): Promise<Envelope<unknown>> {
+    if (!isOperationName(op)) {
+      return { ok: false, error: { code: 'INVALID_PARAMETER', message: `Unknown operation '${op}'.` } };
+    }
+    const def = operations[op];
+    let envelope: Envelope<unknown>;
+    try {
+      const parsed: unknown = def.input.parse(input ?? {});
+      await this.#gate;
+      const handler = this.#contextual[op] as (input: unknown, context: CallContext) => Promise<unknown>;
+      envelope = { ok: true, value: await handler(parsed, context) };
+    } catch (error) {
+      envelope = { ok: false, error: toErrorBody(error) };
+    }
+    if (def.admin) this.#auditCall(op, input, envelope, context);
+    return envelope;
+  }
+
+  /** Every engine event, across restarts. */
+  subscribe(listener: (event: QkEvent) => void): Unsubscribe {
+    this.#listeners.add(listener);
+    return () => {
+      this.#listeners.delete(listener);
+    };
+  }
+
+  /** Registers what to do when a client asks the service to stop (the process host decides how). */
+  onStopRequested(listener: StopListener): Unsubscribe {
+    this.#stopListeners.add(listener);
+    return () => {
+      this.#stopListeners.delete(listener);
+    };
+  }
+
+  /** Called by a transport once the reply to `serviceStop` has been delivered. */
+  requestStop(): void {
+    for (const listener of [...this.#stopListeners]) listener();
+  }
+
+  /**
+   * Restarts the queue manager in place, as restarting the MSMQ service does: pending settings apply, express
+   * messages are lost, the duplicate cache starts empty. Calls made meanwhile wait for it.
+   */
+  restart(): Promise<ServiceStatus> {
+    if (this.#closing) return Promise.reject(new QkError('SERVICE_NOT_AVAILABLE', 'The service is stopping.'));
+    this.#restarting ??= this.#doRestart().finally(() => {
+      this.#restarting = undefined;
+    });
+    return this.#restarting;
+  }
+
+  async #doRestart(): Promise<ServiceStatus> {
+    let open!: () => void;
+    this.#gate = new Promise((resolve) => (open = resolve));
+    try {
+      const old = this.#engine;
+      this.#unsubscribeEngine();
+      this.#engine = null;
+      this.#engineError = new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager is restarting.');
+      this.transactions.clear();
+      await old?.close();
+      try {
+        this.#engine = ServiceHost.#openEngine(this.#options);
+        this.#engineError = null;
+      } catch (error) {
+        this.#engineError = new QkError('SERVICE_NOT_AVAILABLE', `The queue manager could not start again: ${toErrorBody(error).message}`);
+        throw error;
+      }
+      this.#subscribeEngine();
+      this.#emit({ type: 'serviceRestarted' });
+      return this.#engine.status();
+    } finally {
+      open();
+    }
+  }
+
+  /** Closes the queue manager (it flushes) and releases the data-folder lock. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#restarting?.catch(() => undefined);
+      this.#unsubscribeEngine();
+      this.transactions.dispose();
+      const engine = this.#engine;
+      this.#engine = null;
+      this.#engineError = new QkError('SERVICE_NOT_AVAILABLE', 'The service has stopped.');
+      try {
+        await engine?.close();
+      } finally {
+        await this.#audit.flush();
+        this.#lock.release();
+        this.#listeners.clear();
+        this.#stopListeners.clear();
+      }
+    })();
+    return this.#closing;
+  }
+
+  #requireEngine(): QueueManagerApi {
+    if (this.#engine) return this.#engine;
+    throw this.#engineError ?? new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager is not running.');
+  }
+
+  #subscribeEngine(): void {
+    const engine = this.#engine;
+    if (!engine) return;
+    // Engine events are structurally the contract's events (core/engine/src/types.ts says so).
+    this.#unsubscribeEngine = engine.on((event) => this.#emit(event as QkEvent));
+  }
+
+  #emit(event: QkEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // One broken subscriber must not stop the others or the engine.
+      }
+    }
+  }
+
+  #auditCall(op: OperationName, input: unknown, envelope: Envelope<unknown>, context: CallContext): void {
+    this.#audit.record({
+      op,
+      target: auditTarget(input),
+      ok: envelope.ok,
+      code: envelope.ok ? undefined : envelope.error.code,
+      connectionId: context.connectionId,
+    });
+  }
+}

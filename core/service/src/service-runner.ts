@@ -1,0 +1,87 @@
+/**
+ * A complete service process: host + token + HTTP/WebSocket server + service.json, stopped cleanly by
+ * `serviceStop`, SIGINT or SIGTERM. Used by `qk service start` and `npm start`.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ServiceHost } from './host.js';
+import { startHttpServer, type HttpServer } from './http-server.js';
+import { DEFAULT_LISTEN, type ListenAddress } from './listen-address.js';
+import { removeServiceFile, writeServiceFile } from './service-file.js';
+import { loadOrCreateToken } from './token.js';
+
+/** How to run a service. */
+export interface RunServiceOptions {
+  dataDir: string;
+  name?: string | undefined;
+  listen?: ListenAddress | undefined;
+  /** See HttpServerOptions.consoleDir. */
+  consoleDir?: string | null | undefined;
+  /** Stop on SIGINT/SIGTERM (the CLI and `npm start` want this; tests do not). */
+  handleSignals?: boolean | undefined;
+}
+
+/** A running service. */
+export interface RunningService {
+  readonly host: ServiceHost;
+  readonly http: HttpServer;
+  readonly url: string;
+  readonly token: string;
+  readonly dataDir: string;
+  /** Stops accepting, closes the engine (it flushes), removes service.json and the lock. Idempotent. */
+  stop(): Promise<void>;
+  /** Resolves once the service has stopped, whoever stopped it. */
+  readonly stopped: Promise<void>;
+}
+
+/** The per-user data folder used when neither --data nor QK_DATA is given. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env['XDG_DATA_HOME'];
+  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'queuekeeper');
+}
+
+/** Opens the data folder, listens, writes service.json, and returns once requests are accepted. */
+export async function runService(options: RunServiceOptions): Promise<RunningService> {
+  const dataDir = resolve(options.dataDir);
+  const host = ServiceHost.open({ dataDir, name: options.name });
+  let http: HttpServer;
+  let token: string;
+  try {
+    token = loadOrCreateToken(dataDir);
+    http = await startHttpServer(host, { listen: options.listen ?? DEFAULT_LISTEN, token, consoleDir: options.consoleDir });
+    const status = host.handlers.serviceStatus({});
+    writeServiceFile(dataDir, { url: http.url, pid: process.pid, name: host.name, id: host.id, startedTime: (await status).startedTime });
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+
+  let markStopped!: () => void;
+  const stopped = new Promise<void>((done) => (markStopped = done));
+  let stopping: Promise<void> | undefined;
+  const onSignal = (): void => void stop();
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      try {
+        const closingHttp = http.close();
+        // Closing the engine ends waiting receives, which lets the HTTP server finish its requests.
+        await host.close();
+        await closingHttp;
+      } finally {
+        removeServiceFile(dataDir);
+        if (options.handleSignals) {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        }
+        markStopped();
+      }
+    })();
+    return stopping;
+  };
+  host.onStopRequested(() => void stop());
+  if (options.handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+  return { host, http, url: http.url, token, dataDir, stop, stopped };
+}
