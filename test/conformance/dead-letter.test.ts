@@ -1,0 +1,168 @@
+/**
+ * Delivery semantics: negative source journaling — dead-letter queues (R-D*), seeds 000 and 001.
+ * Failures on one computer: TTBR expiry in the destination queue, queue quota, transactional mismatch.
+ */
+import { describe, expect, test } from 'vitest';
+import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
+import { SYSTEM, uniqueName } from '../helpers/qk-ops.js';
+import type { QkMessage } from '../helpers/qk-types.js';
+import { serviceForFile } from '../helpers/service-for-file.js';
+import { delay } from '../helpers/service-harness.js';
+import { bodyOfSize } from '../helpers/temp-files.js';
+
+const file = serviceForFile();
+
+/** Waits until `id` has a copy in `path` and returns it. */
+async function deadLettered(path: string, id: string, timeoutMs = 6_000): Promise<QkMessage> {
+  return waitFor(async () => (await file.q.copiesOf(path, id))[0], `${id} in ${path}`, timeoutMs);
+}
+
+/** Waits until the queue at `path` no longer holds `id`. */
+async function gone(path: string, id: string): Promise<void> {
+  await waitFor(async () => !(await file.q.messages(path)).some((m) => m.id === id), `${id} to leave ${path}`);
+}
+
+describe('nontransactional dead letters', () => {
+  test('R-D1 nontransactional dead letter goes to .\\DEADLETTER$ with the failure class; without DL it is only discarded', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('d1');
+    const withDl = await q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--label', 'd1-dl', '--body', 'dead');
+    const withoutDl = await q.send(dest, '--ttbr', '1', '--label', 'd1-none');
+    const copy = await deadLettered(SYSTEM.deadLetter, withDl);
+    expect(copy).toMatchObject({ id: withDl, class: 'NACK_RECEIVE_TIMEOUT', classCode: 0xc002, label: 'd1-dl', bodySize: 4 });
+    await gone(dest, withoutDl);
+    expect(await q.messages(dest)).toHaveLength(0);
+    expect(await q.copiesOf(SYSTEM.deadLetter, withoutDl)).toHaveLength(0);
+    expect(await q.copiesOf(SYSTEM.xactDeadLetter, withDl)).toHaveLength(0);
+  });
+
+  test('R-D4 a dead-lettered message has its class rewritten to the failure class (quota 0x8003, mismatch 0x800A, TTBR 0xC002)', async () => {
+    const { q } = file;
+    const [full, tx, timed] = await Promise.all([
+      q.newQueue('d4-full', '--quota', '1'),
+      q.newQueue('d4-tx', '--transactional'),
+      q.newQueue('d4-ttbr'),
+    ]);
+    await q.send(full, '--body', bodyOfSize(1_000)); // fills the 1 KB quota
+    const [overQuota, mismatch, expired] = await Promise.all([
+      q.send(full, '--body', bodyOfSize(500), '--journal', 'deadletter', '--label', 'over quota'),
+      q.send(tx, '--body', 'not transactional', '--journal', 'deadletter', '--label', 'mismatch'),
+      q.send(timed, '--body', 'too late', '--ttbr', '1', '--journal', 'deadletter', '--label', 'expired'),
+    ]);
+    const copies = await Promise.all([
+      deadLettered(SYSTEM.deadLetter, overQuota),
+      deadLettered(SYSTEM.deadLetter, mismatch),
+      deadLettered(SYSTEM.deadLetter, expired),
+    ]);
+    expect(copies.map((m) => [m.label, m.class, m.classCode])).toEqual([
+      ['over quota', 'NACK_Q_EXCEED_QUOTA', 0x8003],
+      ['mismatch', 'NACK_NOT_TRANSACTIONAL_MSG', 0x800a],
+      ['expired', 'NACK_RECEIVE_TIMEOUT', 0xc002],
+    ]);
+    expect(copies.map((m) => m.bodySize)).toEqual([500, 'not transactional'.length, 'too late'.length]);
+    expect((await q.show(full)).messageCount).toBe(1);
+    expect((await q.show(tx)).messageCount).toBe(0);
+  });
+
+  test('R-D5 access-denied sends are not dead-lettered', async () => {
+    const { q, svc } = file;
+    const label = uniqueName('denied');
+    failsWith(await svc.qk('send', SYSTEM.journal, '--journal', 'deadletter', '--label', label), 'ACCESS_DENIED');
+    await delay(300);
+    const all = [...(await q.messages(SYSTEM.deadLetter)), ...(await q.messages(SYSTEM.xactDeadLetter))];
+    expect(all.filter((m) => m.label === label)).toHaveLength(0);
+  });
+
+  test.skip('R-D5 a failed (aborted) receiving transaction returns the message to its queue and does not dead-letter — qk has no command that aborts a receive', () => {});
+});
+
+describe('transactional dead letters', () => {
+  test('R-D2 transactional + DL: a message not received (TTBR expiry) goes to .\\XACTDEADLETTER$ of the source with the failure class', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('d2', '--transactional');
+    const id = await q.send(dest, '--transactional', '--ttbr', '1', '--journal', 'deadletter', '--label', 'd2', '--body', 'xact');
+    const copy = await deadLettered(SYSTEM.xactDeadLetter, id, 8_000);
+    expect(copy).toMatchObject({ id, class: 'NACK_RECEIVE_TIMEOUT', classCode: 0xc002, label: 'd2', transactional: true });
+    expect(await q.messages(dest)).toHaveLength(0);
+    expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
+  });
+
+  test('R-D2 transactional + DL sent to a nontransactional queue goes to .\\XACTDEADLETTER$ as NACK_NOT_TRANSACTIONAL_Q', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('d2-mismatch');
+    const id = await q.send(dest, '--transactional', '--journal', 'deadletter', '--label', 'wrong type');
+    const copy = await deadLettered(SYSTEM.xactDeadLetter, id);
+    expect(copy).toMatchObject({ id, class: 'NACK_NOT_TRANSACTIONAL_Q', classCode: 0x8009 });
+    expect(await q.messages(dest)).toHaveLength(0);
+    expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
+  });
+
+  test('R-D2 a transactional DL message that is received is never dead-lettered', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('d2-ok', '--transactional');
+    const id = await q.send(dest, '--transactional', '--journal', 'deadletter', '--ttbr', '2', '--label', 'delivered');
+    expect((await q.receive(dest, '--transactional')).id).toBe(id);
+    await delay(2_500); // past its TTBR and the receive-NACK delay
+    expect(await q.copiesOf(SYSTEM.xactDeadLetter, id)).toHaveLength(0);
+    expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
+  });
+
+  test('R-D3 without DL (XactDeadLetterAlways = 0) an undelivered transactional message is not dead-lettered', async () => {
+    const { q } = file;
+    expect((await q.setting('XactDeadLetterAlways')).value).toBe(0);
+    const [dest, plain] = await Promise.all([q.newQueue('d3', '--transactional'), q.newQueue('d3-plain')]);
+    const expired = await q.send(dest, '--transactional', '--ttbr', '1', '--label', 'no dl');
+    const mismatch = await q.send(plain, '--transactional', '--label', 'no dl mismatch');
+    await gone(dest, expired);
+    await delay(1_500); // the receive-NACK delay of a 1 s TTBR
+    expect(await q.copiesOf(SYSTEM.xactDeadLetter, expired)).toHaveLength(0);
+    expect(await q.copiesOf(SYSTEM.xactDeadLetter, mismatch)).toHaveLength(0);
+    expect(await q.messages(plain)).toHaveLength(0);
+  });
+});
+
+describe('the dead-letter queues themselves', () => {
+  test('seed 001 applications cannot send to the dead-letter queues (path or MACHINE= format name)', async () => {
+    const { q, svc } = file;
+    const guid = svc.id.replace(/[{}]/g, '');
+    const before = await Promise.all([q.page(SYSTEM.deadLetter), q.page(SYSTEM.xactDeadLetter)]);
+    const results = await Promise.all(
+      [SYSTEM.deadLetter, SYSTEM.xactDeadLetter, `MACHINE=${guid};DEADLETTER`, `MACHINE=${guid};DEADXACT`].map((t) =>
+        svc.qk('send', t, '--body', 'x'),
+      ),
+    );
+    results.forEach((r) => failsWith(r, 'ACCESS_DENIED'));
+    const after = await Promise.all([q.page(SYSTEM.deadLetter), q.page(SYSTEM.xactDeadLetter)]);
+    expect(after.map((p) => p.total)).toEqual(before.map((p) => p.total));
+  });
+
+  test('R-D6 when the dead-letter storage limit (MachineJournalQuota) is exceeded the dead-letter copy is dropped', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('d6');
+    const previous = (await q.setting('MachineJournalQuota')).value;
+    const first = await q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--body', bodyOfSize(2_048));
+    await deadLettered(SYSTEM.deadLetter, first);
+    try {
+      await q.setSetting('MachineJournalQuota', 1);
+      const second = await q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--body', bodyOfSize(2_048));
+      await gone(dest, second);
+      await delay(300);
+      expect(await q.copiesOf(SYSTEM.deadLetter, second)).toHaveLength(0);
+    } finally {
+      await q.setSetting('MachineJournalQuota', previous);
+    }
+  });
+
+  test('seed 001 applications may read, delete from and purge the dead-letter queue', async () => {
+    const { q, svc } = file;
+    const dest = await q.newQueue('dlq-admin');
+    const ids = await Promise.all([1, 2].map((i) => q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--label', `dl${i}`)));
+    const copies = await Promise.all(ids.map((id) => deadLettered(SYSTEM.deadLetter, id)));
+    ok(await svc.qk('message', 'delete', SYSTEM.deadLetter, String(copies[0]?.lookupId)));
+    expect(await q.copiesOf(SYSTEM.deadLetter, ids[0] as string)).toHaveLength(0);
+    const total = (await q.page(SYSTEM.deadLetter)).total;
+    expect(total).toBeGreaterThanOrEqual(1);
+    expect(await q.purge(SYSTEM.deadLetter)).toBe(total);
+    expect((await q.page(SYSTEM.deadLetter)).total).toBe(0);
+  });
+});

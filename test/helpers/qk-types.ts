@@ -1,0 +1,111 @@
+/**
+ * The JSON shapes `qk --json` prints, written from CLI.md (the contract), not imported from the product:
+ * the conformance suite is black-box and must notice when the product drifts from the contract.
+ */
+
+/** A queue as `qk queue list|show|create|set` prints it. */
+export interface QkQueue {
+  path: string;
+  formatName: string;
+  type: 'private' | 'public' | 'system' | 'journal' | 'outgoing';
+  transactional: boolean;
+  journal: boolean;
+  label: string;
+  quotaKB: number | null;
+  journalQuotaKB: number | null;
+  retention: boolean;
+  messageCount: number;
+  bytes: number;
+  journalMessageCount: number;
+  journalBytes: number;
+  createdTime: string;
+  modifiedTime: string;
+}
+
+/** A message as `qk receive|peek|messages` prints it. */
+export interface QkMessage {
+  id: string;
+  lookupId: number;
+  class: string;
+  classCode: number;
+  label: string;
+  body: string | null;
+  bodyBase64: string;
+  bodySize: number;
+  priority: number;
+  delivery: 'express' | 'recoverable';
+  journal: number;
+  acknowledge: number;
+  adminQueue: string | null;
+  responseQueue: string | null;
+  destinationQueue: string;
+  correlationId: string | null;
+  appSpecific: number;
+  sourceMachine: string;
+  sourceMachineId: string;
+  sentTime: string;
+  arrivedTime: string;
+  timeToReachQueue: number;
+  timeToBeReceived: number | null;
+  transactional: boolean;
+  conversation: string | null;
+  status: number;
+}
+
+/** A page of `qk messages`. */
+export interface QkMessagePage {
+  total: number;
+  messages: QkMessage[];
+}
+
+/** A setting as `qk settings` prints it. */
+export interface QkSetting {
+  name: string;
+  value: number;
+  default: number;
+  unit: string;
+  restartRequired: boolean;
+  pending: number | null;
+}
+
+/** `qk service status`. */
+export interface QkStatus {
+  name: string;
+  id: string;
+  version: string;
+  uptimeSeconds: number;
+  messages: number;
+  bytes: number;
+  journalBytes: number;
+  settingsPendingRestart: string[];
+  duplicateCache: { entries: number; capacity: number; duplicatesRemoved: number };
+}
+
+/** The ready line of `qk service start --json`. */
+export interface QkReady {
+  ready: true;
+  name: string;
+  id: string;
+  url: string;
+}
+
+/** `{"error":{code,message}}` on stderr. */
+export interface QkErrorBody {
+  error: { code: string; message: string };
+}
+
+/** MSMQ class codes (reference/msmq.md §2.1) the suite checks, by the names `qk` prints. */
+export const ClassCode = {
+  NORMAL: 0x0000,
+  ACK_REACH_QUEUE: 0x0002,
+  ACK_RECEIVE: 0x4000,
+  NACK_REACH_QUEUE_TIMEOUT: 0x8002,
+  NACK_Q_EXCEED_QUOTA: 0x8003,
+  NACK_NOT_TRANSACTIONAL_Q: 0x8009,
+  NACK_NOT_TRANSACTIONAL_MSG: 0x800a,
+  NACK_Q_DELETED: 0xc000,
+  NACK_Q_PURGED: 0xc001,
+  NACK_RECEIVE_TIMEOUT: 0xc002,
+  NACK_RECEIVE_TIMEOUT_AT_SENDER: 0xc003,
+} as const;
+export type ClassName = keyof typeof ClassCode;
