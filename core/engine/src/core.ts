@@ -1,0 +1,27 @@
+/** The shared state every part of the queue manager works on during one unit of work. */
+import type { Store, QueueRecord } from '@qk/store';
+import type { ComputerIdentity, Sequences } from './identity.js';
+import type { QueueRegistry } from './queue-registry.js';
+import type { Settings } from './settings.js';
+import type { Effects } from './effects.js';
+import type { Clock, EngineEvent } from './types.js';
+
+export interface Core {
+  readonly store: Store;
+  readonly registry: QueueRegistry;
+  readonly sequences: Sequences;
+  readonly identity: ComputerIdentity;
+  readonly clock: Clock;
+  readonly settings: Settings;
+  /** The effects of the unit of work under way. */
+  readonly effects: Effects;
+  /** Settings fixed at start (restart-required ones). */
+  readonly xactDeadLetterAlways: boolean;
+  emit(event: EngineEvent): void;
+  /** Wakes receivers waiting on a queue. */
+  wake(queueId: number): void;
+  /** Marks a queue whose counters changed, for one coalesced queueChanged event. */
+  touched(queueId: number): void;
+  /** Creates (or finds) the outgoing queue of a remote destination. */
+  outgoingQueue(formatName: string, key: string): QueueRecord;
+}

@@ -1,0 +1,87 @@
+/** The computer's identity and its two counters: message sequence numbers and lookup IDs. */
+import os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Store } from '@qk/store';
+
+/** IDs are reserved in blocks so a counter costs one write per block, and none is reused after a crash. */
+const BLOCK = 10_000;
+
+/** A counter persisted by reserving blocks of values in the store's meta table. */
+class ReservedCounter {
+  private next: number;
+  private reservedUpTo: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly key: string,
+    floor: number,
+  ) {
+    const stored = Number(store.queues.getMeta(key) ?? '0');
+    // Everything below the stored reservation may have been handed out before a crash: start above it.
+    this.next = Math.max(stored, floor) + 1;
+    this.reservedUpTo = this.next - 1;
+  }
+
+  take(): number {
+    if (this.next > this.reservedUpTo) this.reserve(BLOCK);
+    return this.next++;
+  }
+
+  /**
+   * Makes sure `count` more values need no reservation. Called outside any transaction, so the reservation
+   * is never rolled back with a failed savepoint while the values it covered are used by committed work.
+   */
+  ensure(count: number): void {
+    if (this.next + count > this.reservedUpTo) this.reserve(Math.max(BLOCK, count));
+  }
+
+  private reserve(size: number): void {
+    this.reservedUpTo = this.next + size - 1;
+    this.store.queues.setMeta(this.key, String(this.reservedUpTo));
+  }
+}
+
+export interface ComputerIdentity {
+  name: string;
+  id: string;
+}
+
+/** Loads (or creates at first start) the computer's name and GUID. A name given now replaces the stored one. */
+export function loadIdentity(store: Store, requestedName: string | undefined): ComputerIdentity {
+  let id = store.queues.getMeta('computer_id');
+  if (!id) {
+    id = randomUUID();
+    store.queues.setMeta('computer_id', id);
+  }
+  const storedName = store.queues.getMeta('computer_name');
+  const name = requestedName ?? storedName ?? os.hostname().split('.')[0]?.toUpperCase() ?? 'LOCALHOST';
+  if (name !== storedName) store.queues.setMeta('computer_name', name);
+  return { name, id };
+}
+
+/** Message sequence numbers (the N of `{guid}\N`, unique per sending computer) and lookup IDs (R-L1). */
+export class Sequences {
+  private readonly messages: ReservedCounter;
+  private readonly lookups: ReservedCounter;
+
+  constructor(store: Store) {
+    this.messages = new ReservedCounter(store, 'message_sequence', 0);
+    this.lookups = new ReservedCounter(store, 'lookup_id', store.messages.maxLookupId());
+  }
+
+  /** Reserves room for `count` more IDs of each kind; call outside transactions before a batch. */
+  ensure(count: number): void {
+    this.messages.ensure(count);
+    this.lookups.ensure(count);
+  }
+
+  /** Sequence numbers are DWORDs; after 2^32 they wrap to 1 as MSMQ's do. */
+  nextMessageSequence(): number {
+    return ((this.messages.take() - 1) % 0xffffffff) + 1;
+  }
+
+  /** Strictly increasing across the computer, so increasing within every queue. */
+  nextLookupId(): number {
+    return this.lookups.take();
+  }
+}

@@ -1,0 +1,138 @@
+/** Creating and changing queues (§4.1): name rules, immutable transactional type, label and quota limits. */
+import { randomUUID } from 'node:crypto';
+import { Limits, parseQueueName, QkError } from '@qk/model';
+import type { QueueRecord } from '@qk/store';
+import type { Core } from './core.js';
+import type { QueueCreateInput, QueueSetInput } from './types.js';
+
+const FORMAT_NAME = /^(FORMATNAME:|[A-Z]+=)/i;
+
+function checkLabel(label: string | undefined): void {
+  if (label !== undefined && label.length > Limits.MAX_QUEUE_LABEL_LENGTH) {
+    throw new QkError('LABEL_TOO_LONG', `A queue label has at most ${Limits.MAX_QUEUE_LABEL_LENGTH} characters; this one has ${label.length}.`);
+  }
+}
+
+function checkQuota(what: string, value: number | null | undefined): void {
+  if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 0 || value > Limits.INFINITE)) {
+    throw new QkError('ILLEGAL_PROPERTY_VALUE', `${what} must be a whole number of KB from 0 to ${Limits.INFINITE}, or unlimited.`);
+  }
+}
+
+/** Validates a create request and returns the new queue and its journal, not yet stored. */
+export function planQueue(core: Core, input: QueueCreateInput): { kind: 'private' | 'public'; name: string } {
+  if (FORMAT_NAME.test(input.path.trim())) {
+    throw new QkError('ILLEGAL_QUEUE_PATHNAME', `Queues are created by path name (.\\private$\\NAME or .\\NAME), not by format name: '${input.path}'.`);
+  }
+  const ref = parseQueueName(input.path);
+  if (!core.registry.isLocal(ref.computer)) {
+    throw new QkError('INVALID_PARAMETER', `Queues can be created only on this computer (${core.identity.name}); '${input.path}' names another one.`);
+  }
+  const target = ref.target;
+  if (target.kind === 'system') throw new QkError('QUEUE_EXISTS', `'${input.path}' is a system queue; every computer has it already.`);
+  if (ref.journal) throw new QkError('ILLEGAL_QUEUE_PATHNAME', `'${input.path}' is a journal; journals are created with their queue.`);
+  if (target.kind !== 'private' && target.kind !== 'public') throw new QkError('ILLEGAL_QUEUE_PATHNAME', `'${input.path}' is not a queue path name.`);
+  checkLabel(input.label);
+  checkQuota('The queue quota', input.quotaKB);
+  checkQuota('The journal quota', input.journalQuotaKB);
+  if (core.registry.byKey(target.kind, target.name.toLowerCase())) {
+    throw new QkError('QUEUE_EXISTS', `The queue '${input.path}' already exists.`);
+  }
+  return { kind: target.kind, name: target.name };
+}
+
+/** Stores a new queue and its journal. Runs inside a unit of work. */
+export function storeQueue(core: Core, plan: { kind: 'private' | 'public'; name: string }, input: QueueCreateInput): QueueRecord {
+  const now = core.clock.now();
+  let number: number | null = null;
+  if (plan.kind === 'private') {
+    number = Number(core.store.queues.getMeta('next_private_queue') ?? '1');
+    core.store.queues.setMeta('next_private_queue', String(number + 1));
+  }
+  const queue = core.store.queues.insert({
+    kind: plan.kind,
+    name: plan.name,
+    nameKey: plan.name.toLowerCase(),
+    parentId: null,
+    number,
+    guid: plan.kind === 'public' ? randomUUID() : null,
+    transactional: input.transactional === true,
+    journal: input.journal === true,
+    quotaKB: input.quotaKB ?? null,
+    journalQuotaKB: input.journalQuotaKB ?? null,
+    label: input.label ?? '',
+    retention: input.retention === true,
+    createdMs: now,
+    modifiedMs: now,
+  });
+  const journal = core.store.queues.insert({
+    kind: 'journal',
+    name: '',
+    nameKey: `journal:${queue.id}`,
+    parentId: queue.id,
+    number: null,
+    guid: null,
+    transactional: false,
+    journal: false,
+    quotaKB: null,
+    journalQuotaKB: null,
+    label: '',
+    retention: false,
+    createdMs: now,
+    modifiedMs: now,
+  });
+  core.registry.add(queue);
+  core.registry.add(journal);
+  core.effects.onRollback(() => {
+    core.registry.remove(journal);
+    core.registry.remove(queue);
+  });
+  return queue;
+}
+
+/** Applies a change of queue properties; the transactional type can only be restated (PROPERTY_NOTALLOWED). */
+export function changedQueue(core: Core, queue: QueueRecord, input: QueueSetInput): QueueRecord {
+  if (queue.kind !== 'private' && queue.kind !== 'public') {
+    throw new QkError('ACCESS_DENIED', `The properties of '${core.registry.pathOf(queue)}' cannot be changed: it is not an application queue.`);
+  }
+  if (input.transactional !== undefined && input.transactional !== queue.transactional) {
+    throw new QkError('PROPERTY_NOTALLOWED', 'The transactional type of a queue is set when it is created and cannot be changed.');
+  }
+  checkLabel(input.label);
+  checkQuota('The queue quota', input.quotaKB);
+  checkQuota('The journal quota', input.journalQuotaKB);
+  return {
+    ...queue,
+    journal: input.journal ?? queue.journal,
+    quotaKB: input.quotaKB === undefined ? queue.quotaKB : input.quotaKB,
+    journalQuotaKB: input.journalQuotaKB === undefined ? queue.journalQuotaKB : input.journalQuotaKB,
+    label: input.label ?? queue.label,
+    retention: input.retention ?? queue.retention,
+    modifiedMs: core.clock.now(),
+  };
+}
+
+/** The three system queues every computer has from its first start. */
+export function ensureSystemQueues(core: Core): void {
+  const now = core.clock.now();
+  for (const kind of ['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const) {
+    if (core.registry.byKey('system', kind.toLowerCase())) continue;
+    const queue = core.store.queues.insert({
+      kind: 'system',
+      name: kind,
+      nameKey: kind.toLowerCase(),
+      parentId: null,
+      number: null,
+      guid: null,
+      transactional: kind === 'DEADXACT',
+      journal: false,
+      quotaKB: null,
+      journalQuotaKB: null,
+      label: '',
+      retention: false,
+      createdMs: now,
+      modifiedMs: now,
+    });
+    core.registry.add(queue);
+  }
+}

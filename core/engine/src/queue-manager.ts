@@ -1,0 +1,736 @@
+/**
+ * The queue manager of one computer: owns the store and every rule of delivery. Hosts (the service, the
+ * Electron main process) call it through QueueManagerApi.
+ */
+import {
+  Delivery,
+  isAcknowledgmentClass,
+  MessageStatus,
+  normalizeMessageId,
+  parseQueueName,
+  QkError,
+  type MessageInfo,
+  type QueueInfo,
+  type SendProperties,
+  type ServiceStatus,
+  type SettingInfo,
+} from '@qk/model';
+import { Store, type QueueRecord, type StoredMessage } from '@qk/store';
+import type { Core } from './core.js';
+import { Effects } from './effects.js';
+import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
+import { QueueRegistry, type RemoteTarget } from './queue-registry.js';
+import { Settings } from './settings.js';
+import { DuplicateCache } from './duplicate-cache.js';
+import { UnitRunner } from './unit-runner.js';
+import { Waiters } from './waiters.js';
+import { Claims } from './claims.js';
+import { TransactionTable, type PendingSend } from './transactions.js';
+import { makeDraft, type Draft } from './drafts.js';
+import { arrive } from './arrival.js';
+import { place, draftOf } from './placement.js';
+import { copyHasRoom } from './quotas.js';
+import { removeChunk, removeMessage } from './removal.js';
+import { changedQueue, ensureSystemQueues, planQueue, storeQueue } from './queue-admin.js';
+import { failDelivery } from './acknowledgments.js';
+import { toMessageInfo } from './message-view.js';
+import { browseQueue } from './browsing.js';
+import { arrivingDraft } from './network-arrival.js';
+import {
+  systemClock,
+  type ArrivingMessage,
+  type BrowseInput,
+  type BrowsePage,
+  type Clock,
+  type EngineEvent,
+  type EngineListener,
+  type MessageLocation,
+  type PeekInput,
+  type QueueCreateInput,
+  type QueueManagerApi,
+  type QueueManagerOptions,
+  type QueueSetInput,
+  type ReceiveInput,
+  type RemovalReason,
+  type SendItem,
+  type SendOptions,
+} from './types.js';
+
+/** Messages removed per commit when purging or deleting a queue: large enough to be fast, small enough not to freeze. */
+const REMOVAL_CHUNK = 10_000;
+const EXPIRY_BATCH = 1_000;
+
+/** Opens the queue manager of a data folder (creating it at first start). */
+export function openQueueManager(options: QueueManagerOptions): QueueManagerApi {
+  return QueueManager.open(options);
+}
+
+type SendTarget = QueueRecord | RemoteTarget;
+
+class QueueManager implements QueueManagerApi {
+  private readonly listeners = new Set<EngineListener>();
+  private readonly touchedQueues = new Set<number>();
+  private readonly waiters: Waiters;
+  private readonly claims = new Claims();
+  private readonly transactions = new TransactionTable();
+  private readonly runner: UnitRunner;
+  private readonly duplicates: DuplicateCache;
+  private readonly core: Core;
+  private readonly startedMs: number;
+  private readonly maxMessageSize: number;
+  private tickHandle: unknown = null;
+  private expiring = false;
+  private closed = false;
+
+  private constructor(
+    private readonly store: Store,
+    private readonly identity: ComputerIdentity,
+    private readonly settings: Settings,
+    private readonly registry: QueueRegistry,
+    private readonly sequences: Sequences,
+    private readonly clock: Clock,
+    private readonly version: string,
+    private readonly tickMs: number,
+  ) {
+    const effects = new Effects();
+    this.waiters = new Waiters(clock);
+    this.runner = new UnitRunner(store, effects, sequences);
+    // Restart-required settings are read once, here (reference §5 decisions).
+    this.duplicates = new DuplicateCache(settings.get('RemoveDuplicateSize'), settings.get('RemoveDuplicateCleanup'));
+    this.maxMessageSize = settings.get('MaxMessageSize');
+    this.startedMs = clock.now();
+    this.core = {
+      store,
+      registry,
+      sequences,
+      identity,
+      clock,
+      settings,
+      effects,
+      xactDeadLetterAlways: settings.get('XactDeadLetterAlways') === 1,
+      emit: (event) => this.emit(event),
+      wake: (queueId) => this.waiters.wake(queueId),
+      touched: (queueId) => this.touchedQueues.add(queueId),
+      outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
+    };
+  }
+
+  static open(options: QueueManagerOptions): QueueManager {
+    const store = Store.open(options.dataDir);
+    try {
+      const clock = options.clock ?? systemClock;
+      const identity = store.transaction(() => loadIdentity(store, options.name));
+      const settings = store.transaction(() => new Settings(store));
+      const sequences = new Sequences(store);
+      const registry = new QueueRegistry(identity.id, identity.name);
+      registry.load(store.queues.all(), store.messages.usage());
+      const qm = new QueueManager(store, identity, settings, registry, sequences, clock, options.version ?? '0.0.0', options.timerTickMs ?? 100);
+      qm.runner.runNow(() => ensureSystemQueues(qm.core));
+      // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
+      while (qm.expireDue(true) > 0);
+      qm.scheduleTick();
+      return qm;
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+  }
+
+  get name(): string {
+    return this.identity.name;
+  }
+
+  get id(): string {
+    return this.identity.id;
+  }
+
+  // ── events ────────────────────────────────────────────────────────────────────────────────────────────
+
+  on(listener: EngineListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: EngineEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure is its own; delivery goes on.
+      }
+    }
+  }
+
+  private flushTouched(): void {
+    for (const id of this.touchedQueues) {
+      const queue = this.registry.get(id);
+      if (!queue) continue;
+      const owner = queue.kind === 'journal' && queue.parentId !== null ? this.registry.get(queue.parentId) : queue;
+      if (!owner) continue;
+      const info = this.registry.info(owner);
+      this.emit({ type: 'queueChanged', path: info.path, messageCount: info.messageCount, bytes: info.bytes, journalMessageCount: info.journalMessageCount, journalBytes: info.journalBytes });
+    }
+    this.touchedQueues.clear();
+  }
+
+  // ── status and settings ───────────────────────────────────────────────────────────────────────────────
+
+  status(): ServiceStatus {
+    return {
+      name: this.identity.name,
+      id: this.identity.id,
+      version: this.version,
+      uptimeSeconds: Math.floor((this.clock.now() - this.startedMs) / 1000),
+      messages: this.registry.totalMessages(),
+      bytes: this.registry.totalBytes(),
+      journalBytes: this.registry.journalBytes(),
+      settingsPendingRestart: this.settings.pendingNames(),
+      duplicateCache: { entries: this.duplicates.size, capacity: this.duplicates.capacity, duplicatesRemoved: this.duplicates.duplicatesRemoved },
+      machineQuotaUsedKB: Math.ceil(this.registry.totalBytes() / 1024),
+      machineJournalQuotaUsedKB: Math.ceil(this.registry.systemJournalBytes() / 1024),
+      startedTime: new Date(this.startedMs).toISOString(),
+    };
+  }
+
+  listSettings(): SettingInfo[] {
+    return this.settings.list();
+  }
+
+  setSetting(name: string, value: number): SettingInfo {
+    const info = this.settings.set(name, value);
+    this.emit({ type: 'settingChanged', name: info.name, value: info.value, pending: info.pending });
+    return info;
+  }
+
+  // ── queues ────────────────────────────────────────────────────────────────────────────────────────────
+
+  listQueues(): QueueInfo[] {
+    const order = { system: 0, private: 1, public: 2, outgoing: 3, journal: 4 } as const;
+    return this.registry
+      .all()
+      .filter((q) => q.kind !== 'journal')
+      .sort((a, b) => order[a.kind] - order[b.kind] || a.nameKey.localeCompare(b.nameKey))
+      .map((q) => this.registry.info(q));
+  }
+
+  showQueue(path: string): QueueInfo {
+    return this.registry.info(this.resolveExisting(path));
+  }
+
+  createQueue(input: QueueCreateInput): QueueInfo {
+    const plan = planQueue(this.core, input);
+    const queue = this.runner.runNow(() => storeQueue(this.core, plan, input));
+    const info = this.registry.info(queue);
+    this.emit({ type: 'queueCreated', path: info.path });
+    return info;
+  }
+
+  setQueue(input: QueueSetInput): QueueInfo {
+    const queue = this.resolveExisting(input.path);
+    const changed = changedQueue(this.core, queue, input);
+    this.runner.runNow(() => {
+      this.store.queues.update(changed);
+      this.registry.add(changed);
+      this.core.effects.onRollback(() => this.registry.add(queue));
+    });
+    this.touchedQueues.add(changed.id);
+    return this.registry.info(changed);
+  }
+
+  async deleteQueue(path: string): Promise<void> {
+    const queue = this.resolveExisting(path);
+    if (queue.kind !== 'private' && queue.kind !== 'public') {
+      throw new QkError('ACCESS_DENIED', `'${this.registry.pathOf(queue)}' cannot be deleted: only application queues can.`);
+    }
+    const shownPath = this.registry.pathOf(queue);
+    const journal = this.registry.journalOf(queue.id);
+    this.waiters.fail(queue.id, new QkError('QUEUE_DELETED', `The queue '${shownPath}' was deleted.`));
+    // R-Q1: every message leaves with reason "queue deleted", those held by a receive included.
+    for (const q of [queue, journal]) {
+      if (!q) continue;
+      this.claims.markRemoval(q.id, 'queueDeleted');
+      while ((await this.runner.runDurable(() => removeChunk(this.core, q, [], REMOVAL_CHUNK, 'queueDeleted'))) > 0);
+    }
+    await this.runner.runDurable(() => {
+      if (journal) this.store.queues.remove(journal.id);
+      this.store.queues.remove(queue.id);
+    });
+    if (journal) this.registry.remove(journal);
+    this.registry.remove(queue);
+    this.emit({ type: 'queueDeleted', path: shownPath });
+  }
+
+  async purgeQueue(path: string): Promise<number> {
+    const queue = this.resolveExisting(path);
+    // R-P2: messages held by an open receive are removed when that receive ends, not now.
+    this.claims.markRemoval(queue.id, 'purged');
+    const skip = this.claims.idsIn(queue.id);
+    let purged = 0;
+    for (;;) {
+      const n = await this.runner.runDurable(() => removeChunk(this.core, queue, skip, REMOVAL_CHUNK, 'purged'));
+      if (n === 0) break;
+      purged += n;
+    }
+    this.emit({ type: 'queuePurged', path: this.registry.pathOf(queue), purged });
+    return purged;
+  }
+
+  // ── sending ───────────────────────────────────────────────────────────────────────────────────────────
+
+  async send(path: string, message: SendProperties, options: SendOptions = {}): Promise<string> {
+    const tx = options.transaction ? this.transactions.get(options.transaction) : undefined;
+    const pending = this.prepareSend(path, message, tx !== undefined || options.transactional === true);
+    if (tx) {
+      tx.sends.push(pending); // R-E2: released to the queue only at commit
+      return pending.draft.msgId;
+    }
+    await this.execute(pending.draft.delivery === Delivery.RECOVERABLE, () => this.deliverSend(pending));
+    return pending.draft.msgId;
+  }
+
+  async sendBatch(items: SendItem[], transaction?: string): Promise<string[]> {
+    const tx = transaction ? this.transactions.get(transaction) : undefined;
+    // Every item is checked before any is sent: a refused item refuses the batch.
+    const prepared = items.map((item) => this.prepareSend(item.path, item.message, tx !== undefined || item.transactional === true));
+    if (tx) {
+      tx.sends.push(...prepared);
+      return prepared.map((p) => p.draft.msgId);
+    }
+    const durable = prepared.some((p) => p.draft.delivery === Delivery.RECOVERABLE);
+    await this.execute(durable, () => prepared.forEach((p) => this.deliverSend(p)));
+    return prepared.map((p) => p.draft.msgId);
+  }
+
+  private prepareSend(path: string, props: SendProperties, transactional: boolean): PendingSend {
+    const target = this.resolveSendTarget(path);
+    let from: QueueRecord | undefined;
+    if (props.from !== undefined && props.from !== '') {
+      from = this.resolveExisting(props.from);
+      if (from.kind !== 'private' && from.kind !== 'public') throw new QkError('INVALID_PARAMETER', `--from must name an application queue of this computer.`);
+    }
+    const destination = 'kind' in target && target.kind === 'remote' ? target.formatName : this.registry.pathOf(target as QueueRecord);
+    const draft = makeDraft(props, destination, transactional, this.draftContext());
+    return { draft, target, from };
+  }
+
+  private draftContext(): Parameters<typeof makeDraft>[3] {
+    return {
+      computerName: this.identity.name,
+      computerId: this.identity.id,
+      nowMs: this.clock.now(),
+      longLiveTimeS: this.settings.get('LongLiveTime'),
+      maxMessageSize: this.maxMessageSize,
+      nextSequence: () => this.sequences.nextMessageSequence(),
+    };
+  }
+
+  /** Delivers one prepared send. Runs inside a unit of work. */
+  private deliverSend({ draft, target, from }: PendingSend): void {
+    const queue = this.currentTarget(target);
+    arrive(this.core, draft, queue, 'local');
+    // Seed 002: a queue with retention keeps a status-3 copy of what is sent from it.
+    const fromQueue = from ? this.registry.get(from.id) : undefined;
+    if (fromQueue?.retention && copyHasRoom(this.core, fromQueue, draft.size)) {
+      place(this.core, draft, fromQueue, { status: MessageStatus.RETAINED_SENT });
+    }
+  }
+
+  private currentTarget(target: SendTarget): QueueRecord {
+    if ('kind' in target && target.kind === 'remote') return this.outgoingQueue(target.formatName, target.key);
+    const queue = this.registry.get((target as QueueRecord).id);
+    if (!queue) throw new QkError('QUEUE_NOT_FOUND', `The queue '${this.registry.pathOf(target as QueueRecord)}' was deleted.`);
+    return queue;
+  }
+
+  private outgoingQueue(formatName: string, key: string): QueueRecord {
+    const existing = this.registry.byKey('outgoing', key);
+    if (existing) return existing;
+    const now = this.clock.now();
+    const queue = this.store.queues.insert({
+      kind: 'outgoing',
+      name: formatName,
+      nameKey: key,
+      parentId: null,
+      number: null,
+      guid: null,
+      transactional: false,
+      journal: false,
+      quotaKB: null,
+      journalQuotaKB: null,
+      label: '',
+      retention: false,
+      createdMs: now,
+      modifiedMs: now,
+    });
+    this.registry.add(queue);
+    this.core.effects.onRollback(() => this.registry.remove(queue));
+    this.core.effects.afterCommit(() => this.emit({ type: 'queueCreated', path: formatName }));
+    return queue;
+  }
+
+  /** Runs work durably (group commit) or at once for work that touches only express messages. */
+  private async execute<T>(durable: boolean, work: () => T): Promise<T> {
+    return durable ? this.runner.runDurable(work) : this.runner.runNow(work);
+  }
+
+  // ── receiving ─────────────────────────────────────────────────────────────────────────────────────────
+
+  async receive(input: ReceiveInput): Promise<MessageInfo> {
+    const queue = this.resolveExisting(input.path);
+    const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
+    if ((tx || input.transactional) && !queue.transactional) {
+      // R-M4: a transactional receive needs a transactional queue.
+      throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`);
+    }
+    const message = input.lookupId !== undefined ? this.claimByLookupId(queue, input.lookupId) : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
+    const info = toMessageInfo(message);
+    if (tx) {
+      tx.receives.push(message);
+      return info;
+    }
+    await this.finishReceives([message]);
+    return info;
+  }
+
+  async receiveBatch(input: { path: string; max: number; timeoutMs?: number | undefined; transaction?: string | undefined; signal?: AbortSignal | undefined }): Promise<MessageInfo[]> {
+    const queue = this.resolveExisting(input.path);
+    const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
+    if (tx && !queue.transactional) throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
+    const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
+    const messages = [first, ...this.claimMore(queue, input.max - 1)];
+    if (tx) tx.receives.push(...messages);
+    else await this.finishReceives(messages);
+    return messages.map((m) => toMessageInfo(m));
+  }
+
+  async peek(input: PeekInput): Promise<MessageInfo> {
+    const queue = this.resolveExisting(input.path);
+    if (input.lookupId !== undefined) return toMessageInfo(this.messageIn(queue, input.lookupId));
+    const deadline = this.clock.now() + (input.timeoutMs ?? 0);
+    for (;;) {
+      const found = this.firstUnclaimed(queue, 1)[0];
+      if (found) return toMessageInfo(found);
+      await this.waitFor(queue, deadline, input.signal);
+    }
+  }
+
+  private firstUnclaimed(queue: QueueRecord, count: number): StoredMessage[] {
+    const candidates = this.store.messages.firstReady(queue.id, this.claims.countIn(queue.id) + count);
+    return candidates.filter((m) => !this.claims.has(m.lookupId)).slice(0, count);
+  }
+
+  private async claimFirst(queue: QueueRecord, timeoutMs: number, signal: AbortSignal | undefined): Promise<StoredMessage> {
+    const deadline = this.clock.now() + timeoutMs;
+    for (;;) {
+      const found = this.firstUnclaimed(queue, 1)[0];
+      if (found) {
+        this.claims.take(found);
+        return found;
+      }
+      await this.waitFor(queue, deadline, signal);
+    }
+  }
+
+  private claimMore(queue: QueueRecord, count: number): StoredMessage[] {
+    if (count <= 0) return [];
+    const found = this.firstUnclaimed(queue, count);
+    for (const m of found) this.claims.take(m);
+    return found;
+  }
+
+  /** Waits for an arrival until the deadline; IO_TIMEOUT when it passes (CLI exit 3). */
+  private async waitFor(queue: QueueRecord, deadline: number, signal: AbortSignal | undefined): Promise<void> {
+    const remaining = deadline - this.clock.now();
+    if (remaining <= 0 || this.closed) {
+      throw new QkError('IO_TIMEOUT', `No message arrived in '${this.registry.pathOf(queue)}' within the timeout.`);
+    }
+    await this.waiters.wait(queue.id, remaining, signal);
+    if (!this.registry.get(queue.id)) throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
+  }
+
+  private claimByLookupId(queue: QueueRecord, lookupId: number): StoredMessage {
+    const message = this.messageIn(queue, lookupId);
+    if (message.status !== MessageStatus.READY) throw new QkError('MESSAGE_NOT_FOUND', `Message ${lookupId} was received already (it is retained) and cannot be received again.`);
+    if (this.claims.has(lookupId)) throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${lookupId} is held by another receive.`);
+    this.claims.take(message);
+    return message;
+  }
+
+  private messageIn(queue: QueueRecord, lookupId: number): StoredMessage {
+    const message = this.store.messages.get(lookupId);
+    if (!message || message.queueId !== queue.id) {
+      throw new QkError('MESSAGE_NOT_FOUND', `There is no message with lookup ID ${lookupId} in '${this.registry.pathOf(queue)}'.`);
+    }
+    return message;
+  }
+
+  /** Completes receives: journal copies, receive acknowledgments, retention; then releases the claims. */
+  private async finishReceives(messages: StoredMessage[]): Promise<void> {
+    const durable = messages.some((m) => m.table === 'main');
+    try {
+      await this.execute(durable, () => {
+        for (const m of messages) {
+          const current = this.store.messages.get(m.lookupId);
+          if (!current) throw new QkError('QUEUE_DELETED', 'The message was removed with its queue while it was being received.');
+          removeMessage(this.core, current, 'received');
+        }
+      });
+    } finally {
+      this.releaseClaims(messages, false);
+    }
+  }
+
+  /** Ends claims. When the receive was undone, a purge or deletion that came meanwhile now removes the message (R-P2). */
+  private releaseClaims(messages: StoredMessage[], undone: boolean): void {
+    const owed: { message: StoredMessage; reason: RemovalReason }[] = [];
+    for (const m of messages) {
+      const reason = this.claims.release(m.lookupId);
+      if (undone && reason) owed.push({ message: m, reason });
+      else if (undone) this.waiters.wake(m.queueId);
+    }
+    if (owed.length === 0) return;
+    void this.execute(owed.some((o) => o.message.table === 'main'), () => {
+      for (const { message, reason } of owed) {
+        const current = this.store.messages.get(message.lookupId);
+        if (current) removeMessage(this.core, current, reason);
+      }
+    }).catch(() => undefined);
+  }
+
+  // ── transactions ──────────────────────────────────────────────────────────────────────────────────────
+
+  beginTransaction(): string {
+    return this.transactions.begin().id;
+  }
+
+  async commitTransaction(transaction: string): Promise<void> {
+    const tx = this.transactions.end(transaction);
+    const first = tx.sends[0]?.draft;
+    try {
+      await this.runner.runDurable(() => {
+        for (const send of tx.sends) {
+          // R-X4: every message of a transaction uses the first message's timers.
+          const draft: Draft = first ? { ...send.draft, ttrq: first.ttrq, ttbr: first.ttbr } : send.draft;
+          this.deliverSend({ ...send, draft });
+        }
+        for (const m of tx.receives) {
+          const current = this.store.messages.get(m.lookupId);
+          if (current) removeMessage(this.core, current, 'received');
+        }
+      });
+    } catch (error) {
+      this.releaseClaims(tx.receives, true);
+      throw error;
+    }
+    this.releaseClaims(tx.receives, false);
+  }
+
+  abortTransaction(transaction: string): void {
+    const tx = this.transactions.end(transaction);
+    // R-D5: a failed receiving transaction puts its messages back; nothing is dead-lettered.
+    this.releaseClaims(tx.receives, true);
+  }
+
+  // ── browsing and single messages ──────────────────────────────────────────────────────────────────────
+
+  browse(input: BrowseInput): BrowsePage {
+    const queue = this.resolveExisting(input.path);
+    return browseQueue(this.store, this.registry, queue, input);
+  }
+
+  getMessage(path: string, lookupId: number): MessageInfo {
+    return toMessageInfo(this.messageIn(this.resolveExisting(path), lookupId));
+  }
+
+  deleteMessage(path: string, lookupId: number): void {
+    this.deleteMessages(path, [lookupId], true);
+  }
+
+  deleteMessages(path: string, lookupIds: number[], strict = false): number {
+    const queue = this.resolveExisting(path);
+    const messages: StoredMessage[] = [];
+    for (const id of lookupIds) {
+      if (this.claims.has(id)) {
+        if (strict) throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${id} is held by a receive that has not ended.`);
+        continue;
+      }
+      const found = this.store.messages.get(id);
+      if (found && found.queueId === queue.id) messages.push(found);
+      else if (strict) this.messageIn(queue, id);
+    }
+    this.runner.runNow(() => messages.forEach((m) => removeMessage(this.core, m, 'deleted')));
+    return messages.length;
+  }
+
+  async moveMessages(path: string, lookupIds: number[], target: string): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }> {
+    const source = this.resolveExisting(path);
+    const destination = this.resolveSendTarget(target);
+    const failed: { lookupId: number; code: string; message: string }[] = [];
+    let moved = 0;
+    for (const id of lookupIds) {
+      try {
+        const message = this.messageIn(source, id);
+        if (this.claims.has(id)) throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${id} is held by a receive.`);
+        const outcome = await this.execute(message.table === 'main', () => {
+          const queue = this.currentTarget(destination);
+          // A dead letter resent to its destination is the original message again, class and all.
+          const draft: Draft = { ...draftOf(message), classCode: source.kind === 'system' ? 0 : message.classCode, destQueue: this.registry.pathOf(queue) };
+          const result = arrive(this.core, draft, queue, 'move');
+          if (result.placed) removeMessage(this.core, message, 'moved');
+          return result;
+        });
+        if (outcome.placed) moved += 1;
+        else failed.push({ lookupId: id, code: 'NOT_DELIVERED', message: outcome.reason });
+      } catch (error) {
+        const e = error instanceof QkError ? error : new QkError('INTERNAL', String(error));
+        failed.push({ lookupId: id, code: e.code, message: e.message });
+      }
+    }
+    return { moved, failed };
+  }
+
+  findMessage(id: string): MessageLocation[] {
+    return this.locate(this.store.messages.byMessageId(normalizeMessageId(id)));
+  }
+
+  acknowledgmentsFor(id: string): MessageLocation[] {
+    return this.locate(this.store.messages.byCorrelation(normalizeMessageId(id)).filter((m) => isAcknowledgmentClass(m.classCode)));
+  }
+
+  private locate(messages: StoredMessage[]): MessageLocation[] {
+    return messages.flatMap((m) => {
+      const queue = this.registry.get(m.queueId);
+      return queue ? [{ path: this.registry.pathOf(queue), message: toMessageInfo(m) }] : [];
+    });
+  }
+
+  endConversation(conversation: string): number {
+    const messages = this.store.messages
+      .byConversation(conversation)
+      .filter((m) => !this.claims.has(m.lookupId))
+      .filter((m) => {
+        const kind = this.registry.get(m.queueId)?.kind;
+        return kind === 'private' || kind === 'public';
+      });
+    this.runner.runNow(() => messages.forEach((m) => removeMessage(this.core, m, 'conversationEnded')));
+    return messages.length;
+  }
+
+  // ── arrivals from other computers ─────────────────────────────────────────────────────────────────────
+
+  async arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }> {
+    const ref = parseQueueName(path);
+    if (!this.registry.isLocal(ref.computer)) return { accepted: false, reason: `'${path}' is not on this computer` };
+    const queue = this.registry.resolveLocal(ref, path);
+    if (queue.kind !== 'private' && queue.kind !== 'public') throw new QkError('ACCESS_DENIED', 'Messages arrive only in application queues.');
+    const draft = arrivingDraft(message, this.registry.pathOf(queue), this.draftContext());
+    const transactional = message.transactional === true;
+    // R-U1/R-U2: duplicates of nontransactional messages are dropped by (source computer, message ID).
+    if (!transactional && this.duplicates.checkAndRemember(draft.sourceMachineId, draft.msgId, this.clock.now())) {
+      return { accepted: false, reason: 'duplicate' };
+    }
+    const ttrqAt = draft.ttrq >= 0xfffffffe ? Infinity : draft.sentMs + draft.ttrq * 1000;
+    const outcome = await this.execute(draft.delivery === Delivery.RECOVERABLE, () => {
+      if (this.clock.now() > ttrqAt) {
+        failDelivery(this.core, draft, 0x8002); // R-X6: TTRQ ran out before the message reached this queue
+        return { placed: false as const, failureClass: 0x8002, reason: 'NACK_REACH_QUEUE_TIMEOUT' };
+      }
+      return arrive(this.core, draft, queue, 'network');
+    });
+    if (outcome.placed) return { accepted: true, reason: null };
+    if (outcome.failureClass === null) this.duplicates.forget(draft.sourceMachineId, draft.msgId);
+    return { accepted: false, reason: outcome.reason };
+  }
+
+  // ── names ─────────────────────────────────────────────────────────────────────────────────────────────
+
+  /** A queue of this computer, or the outgoing queue of a remote destination, by path or format name. */
+  private resolveExisting(path: string): QueueRecord {
+    const ref = parseQueueName(path);
+    if (this.registry.isLocal(ref.computer)) return this.registry.resolveLocal(ref, path);
+    const remote = this.registry.remoteTarget(ref, path);
+    const outgoing = this.registry.byKey('outgoing', remote.key);
+    if (!outgoing) {
+      throw new QkError('QUEUE_NOT_FOUND', `'${path}' is on another computer; only its outgoing queue here can be read, and there is none.`);
+    }
+    return outgoing;
+  }
+
+  /** Where a send goes. System queues and journals never accept sends (§3.1). */
+  private resolveSendTarget(path: string): SendTarget {
+    const ref = parseQueueName(path);
+    if (!this.registry.isLocal(ref.computer)) return this.registry.remoteTarget(ref, path);
+    const queue = this.registry.resolveLocal(ref, path);
+    if (queue.kind !== 'private' && queue.kind !== 'public') {
+      throw new QkError('ACCESS_DENIED', `Applications cannot send to '${this.registry.pathOf(queue)}': it is a system queue or a journal.`);
+    }
+    return queue;
+  }
+
+  // ── timers ────────────────────────────────────────────────────────────────────────────────────────────
+
+  private scheduleTick(): void {
+    if (this.closed) return;
+    this.tickHandle = this.clock.setTimeout(() => this.tick(), this.tickMs);
+  }
+
+  private tick(): void {
+    if (this.closed) return;
+    try {
+      this.expireDue(false);
+      this.duplicates.cleanup(this.clock.now());
+      this.flushTouched();
+    } finally {
+      this.scheduleTick();
+    }
+  }
+
+  /**
+   * Removes messages whose timer ran out (R-X6, R-X7), within one tick of their time. At start-up the
+   * work runs synchronously so nothing expired is seen by the first receive.
+   */
+  private expireDue(synchronously: boolean): number {
+    if (this.expiring) return 0;
+    const due = this.store.messages.expired(this.clock.now(), EXPIRY_BATCH).filter((m) => !this.claims.has(m.lookupId));
+    if (due.length === 0) return 0;
+    const work = (): void => {
+      for (const m of due) {
+        const current = this.store.messages.get(m.lookupId);
+        if (current) removeMessage(this.core, current, 'expired');
+      }
+    };
+    const durable = due.some((m) => m.table === 'main');
+    if (synchronously || !durable) {
+      this.runner.runNow(work);
+      return due.length;
+    }
+    this.expiring = true;
+    void this.runner
+      .runDurable(work)
+      .catch(() => undefined)
+      .finally(() => {
+        this.expiring = false;
+      });
+    return due.length;
+  }
+
+  // ── lifecycle ─────────────────────────────────────────────────────────────────────────────────────────
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.tickHandle !== null) this.clock.clearTimeout(this.tickHandle);
+    this.waiters.fail(null, new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.'));
+    for (const tx of this.transactions.all()) {
+      this.transactions.end(tx.id);
+      for (const m of tx.receives) this.claims.release(m.lookupId);
+    }
+    this.runner.close();
+    this.flushTouched();
+    try {
+      this.store.checkpoint();
+    } finally {
+      this.store.close();
+    }
+  }
+}

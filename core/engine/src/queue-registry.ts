@@ -1,0 +1,241 @@
+/**
+ * The queues of this computer in memory: records, names, and live usage counters (count, bytes, retained)
+ * so that listing queues and checking quotas never scan messages.
+ */
+import {
+  journalPath,
+  machineFormatName,
+  privateFormatName,
+  publicFormatName,
+  QkError,
+  queuePath,
+  systemQueuePath,
+  type QueueInfo,
+  type QueueRef,
+  type SystemQueueKind,
+} from '@qk/model';
+import type { QueueRecord, QueueUsage } from '@qk/store';
+
+export interface Usage {
+  count: number;
+  bytes: number;
+  retained: number;
+}
+
+const emptyUsage = (): Usage => ({ count: 0, bytes: 0, retained: 0 });
+
+/** A remote destination: messages for it wait in an outgoing queue (DESIGN "Many computers"). */
+export interface RemoteTarget {
+  kind: 'remote';
+  /** The direct format name of the destination, which names its outgoing queue. */
+  formatName: string;
+  key: string;
+}
+
+export class QueueRegistry {
+  private readonly byId = new Map<number, QueueRecord>();
+  private readonly byName = new Map<string, QueueRecord>();
+  private readonly journals = new Map<number, QueueRecord>();
+  private readonly usage = new Map<number, Usage>();
+
+  constructor(
+    private readonly computerId: string,
+    private readonly computerName: string,
+  ) {}
+
+  load(queues: QueueRecord[], usage: QueueUsage[]): void {
+    for (const q of queues) this.add(q);
+    for (const u of usage) this.usage.set(u.queueId, { count: u.count, bytes: u.bytes, retained: u.retained });
+  }
+
+  add(queue: QueueRecord): void {
+    this.byId.set(queue.id, queue);
+    if (queue.kind === 'journal' && queue.parentId !== null) this.journals.set(queue.parentId, queue);
+    else this.byName.set(`${queue.kind}:${queue.nameKey}`, queue);
+    if (!this.usage.has(queue.id)) this.usage.set(queue.id, emptyUsage());
+  }
+
+  remove(queue: QueueRecord): void {
+    this.byId.delete(queue.id);
+    this.usage.delete(queue.id);
+    if (queue.kind === 'journal' && queue.parentId !== null) this.journals.delete(queue.parentId);
+    else this.byName.delete(`${queue.kind}:${queue.nameKey}`);
+  }
+
+  all(): QueueRecord[] {
+    return [...this.byId.values()];
+  }
+
+  get(id: number): QueueRecord | undefined {
+    return this.byId.get(id);
+  }
+
+  byKey(kind: QueueRecord['kind'], nameKey: string): QueueRecord | undefined {
+    return this.byName.get(`${kind}:${nameKey}`);
+  }
+
+  journalOf(queueId: number): QueueRecord | undefined {
+    return this.journals.get(queueId);
+  }
+
+  system(kind: SystemQueueKind): QueueRecord {
+    const queue = this.byName.get(`system:${kind.toLowerCase()}`);
+    if (!queue) throw new Error(`system queue ${kind} missing`);
+    return queue;
+  }
+
+  usageOf(queueId: number): Usage {
+    return this.usage.get(queueId) ?? emptyUsage();
+  }
+
+  /** Adjusts a queue's counters; `retainedDelta` tracks status-0/3 rows, which browse and receive treat apart. */
+  count(queueId: number, countDelta: number, bytesDelta: number, retainedDelta = 0): void {
+    const u = this.usage.get(queueId);
+    if (!u) return;
+    u.count += countDelta;
+    u.bytes += bytesDelta;
+    u.retained += retainedDelta;
+  }
+
+  /** True when a computer reference means this computer. */
+  isLocal(ref: QueueRef['computer']): boolean {
+    if (ref.by === 'local') return true;
+    if (ref.by === 'guid') return ref.guid === this.computerId;
+    const name = ref.name.toLowerCase();
+    return name === '.' || name === this.computerName.toLowerCase() || name === 'localhost' || name === '127.0.0.1' || name === '::1';
+  }
+
+  /** Finds the local queue a parsed name denotes, or throws QUEUE_NOT_FOUND. */
+  resolveLocal(ref: QueueRef, text: string): QueueRecord {
+    const found = this.findLocal(ref);
+    if (!found) throw new QkError('QUEUE_NOT_FOUND', `The queue '${text}' does not exist on ${this.computerName}.`);
+    return found;
+  }
+
+  findLocal(ref: QueueRef): QueueRecord | undefined {
+    const t = ref.target;
+    let base: QueueRecord | undefined;
+    switch (t.kind) {
+      case 'private':
+      case 'public':
+        base = this.byKey(t.kind, t.name.toLowerCase());
+        break;
+      case 'privateNumber':
+        base = this.all().find((q) => q.kind === 'private' && q.number === t.number);
+        break;
+      case 'publicGuid':
+        base = this.all().find((q) => q.kind === 'public' && q.guid === t.guid);
+        break;
+      case 'system':
+        return this.system(t.queue);
+    }
+    if (!base) return undefined;
+    return ref.journal ? this.journalOf(base.id) : base;
+  }
+
+  /** The outgoing-queue identity of a remote destination. */
+  remoteTarget(ref: QueueRef, text: string): RemoteTarget {
+    const t = ref.target;
+    const host = ref.computer.by === 'name' ? ref.computer.name : ref.computer.by === 'guid' ? ref.computer.guid : '.';
+    let queuePart: string;
+    switch (t.kind) {
+      case 'private':
+        queuePart = `private$\\${t.name}`;
+        break;
+      case 'public':
+        queuePart = t.name;
+        break;
+      case 'system':
+        queuePart = `SYSTEM$;${t.queue}`;
+        break;
+      default:
+        throw new QkError('UNSUPPORTED_FORMATNAME_OPERATION', `'${text}' cannot be reached from this computer without a directory service; use DIRECT=OS:.`);
+    }
+    const formatName = `DIRECT=OS:${host}\\${queuePart}${ref.journal ? ';JOURNAL' : ''}`;
+    return { kind: 'remote', formatName, key: formatName.toLowerCase() };
+  }
+
+  /** The path a queue is shown and addressed by: `.\private$\orders`, `.\DEADLETTER$`, `…\JOURNAL$`. */
+  pathOf(queue: QueueRecord): string {
+    switch (queue.kind) {
+      case 'private':
+      case 'public':
+        return queuePath(queue.kind, queue.name);
+      case 'system':
+        return systemQueuePath(queue.name as SystemQueueKind);
+      case 'journal': {
+        const parent = queue.parentId === null ? undefined : this.byId.get(queue.parentId);
+        return parent ? journalPath(this.pathOf(parent)) : '.\\JOURNAL$';
+      }
+      case 'outgoing':
+        return queue.name;
+    }
+  }
+
+  formatNameOf(queue: QueueRecord): string {
+    switch (queue.kind) {
+      case 'private':
+        return privateFormatName(this.computerId, queue.number ?? 0);
+      case 'public':
+        return publicFormatName(queue.guid ?? '');
+      case 'system':
+        return machineFormatName(this.computerId, queue.name as SystemQueueKind);
+      case 'journal': {
+        const parent = queue.parentId === null ? undefined : this.byId.get(queue.parentId);
+        return parent ? `${this.formatNameOf(parent)};JOURNAL` : machineFormatName(this.computerId, 'JOURNAL');
+      }
+      case 'outgoing':
+        return queue.name;
+    }
+  }
+
+  /** The JSON shape of CLI.md. A journal shows its own messages as `messageCount`. */
+  info(queue: QueueRecord): QueueInfo {
+    const usage = this.usageOf(queue.id);
+    const journal = queue.kind === 'private' || queue.kind === 'public' ? this.journalOf(queue.id) : undefined;
+    const journalUsage = journal ? this.usageOf(journal.id) : emptyUsage();
+    const parent = queue.kind === 'journal' && queue.parentId !== null ? this.byId.get(queue.parentId) : undefined;
+    return {
+      path: this.pathOf(queue),
+      formatName: this.formatNameOf(queue),
+      type: queue.kind,
+      transactional: parent ? parent.transactional : queue.transactional,
+      journal: queue.journal,
+      label: parent ? parent.label : queue.label,
+      quotaKB: parent ? parent.journalQuotaKB : queue.quotaKB,
+      journalQuotaKB: queue.journalQuotaKB,
+      retention: queue.retention,
+      messageCount: usage.count,
+      bytes: usage.bytes,
+      journalMessageCount: journalUsage.count,
+      journalBytes: journalUsage.bytes,
+      createdTime: new Date(queue.createdMs).toISOString(),
+      modifiedTime: new Date(queue.modifiedMs).toISOString(),
+    };
+  }
+
+  /** Bytes in every queue of the computer (MachineQuota counts journals and dead-letter queues too, seed 000). */
+  totalBytes(): number {
+    let total = 0;
+    for (const u of this.usage.values()) total += u.bytes;
+    return total;
+  }
+
+  totalMessages(): number {
+    let total = 0;
+    for (const u of this.usage.values()) total += u.count;
+    return total;
+  }
+
+  /** Bytes under MachineJournalQuota: the computer journal and both dead-letter queues. */
+  systemJournalBytes(): number {
+    return (['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const).reduce((sum, k) => sum + this.usageOf(this.system(k).id).bytes, 0);
+  }
+
+  /** Bytes in queue journals and the computer journal. */
+  journalBytes(): number {
+    let total = this.usageOf(this.system('JOURNAL').id).bytes;
+    for (const j of this.journals.values()) total += this.usageOf(j.id).bytes;
+    return total;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * A message leaves a queue: received, purged, expired, deleted with its queue, or removed by an
+ * administrator. What each reason owes — journal copies, acknowledgments, dead letters — is decided here.
+ */
+import { Limits, MessageClass, MessageStatus } from '@qk/model';
+import type { QueueRecord, StoredMessage } from '@qk/store';
+import type { Core } from './core.js';
+import type { RemovalReason } from './types.js';
+import { acknowledge, failDelivery } from './acknowledgments.js';
+import { copyHasRoom } from './quotas.js';
+import { draftOf, place, unplace } from './placement.js';
+
+/** Destination queues are where acknowledgments about a message's fate are due; copies in system queues owe none. */
+const isApplicationQueue = (q: QueueRecord): boolean => q.kind === 'private' || q.kind === 'public';
+
+/** Removes one message for `reason`, with every consequence MSMQ attaches to that reason. */
+export function removeMessage(core: Core, message: StoredMessage, reason: RemovalReason): void {
+  const queue = core.registry.get(message.queueId);
+  if (!queue) return;
+  const path = core.registry.pathOf(queue);
+  const ready = message.status === MessageStatus.READY;
+  if (reason === 'received' && isApplicationQueue(queue)) {
+    // Seed 002: with retention on, a received message stays with status 0, never receivable again.
+    unplace(core, message, queue.retention ? MessageStatus.RETAINED_RECEIVED : null);
+    journalReceived(core, message, queue);
+    acknowledge(core, message, MessageClass.ACK_RECEIVE); // R-A3
+  } else {
+    unplace(core, message);
+    if (ready) owe(core, message, queue, reason);
+  }
+  const emitted = reason === 'received' && queue.retention && isApplicationQueue(queue) ? 'retained' : reason;
+  core.effects.afterCommit(() => core.emit({ type: 'messageRemoved', path, lookupId: message.lookupId, reason: emitted }));
+}
+
+/** Negative acknowledgments and dead letters owed by a ready message that leaves without being received. */
+function owe(core: Core, message: StoredMessage, queue: QueueRecord, reason: RemovalReason): void {
+  if (queue.kind === 'outgoing') {
+    if (reason === 'purged') acknowledge(core, message, MessageClass.NACK_PURGED); // R-P6
+    if (reason === 'expired') failDelivery(core, message, outgoingExpiryClass(message));
+    return;
+  }
+  if (!isApplicationQueue(queue)) return;
+  switch (reason) {
+    case 'purged':
+      acknowledge(core, message, MessageClass.NACK_Q_PURGED); // R-P3; purge never journals (R-P4)
+      return;
+    case 'queueDeleted':
+      acknowledge(core, message, MessageClass.NACK_Q_DELETED); // R-Q1
+      return;
+    case 'expired':
+      failDelivery(core, message, MessageClass.NACK_RECEIVE_TIMEOUT); // R-X7; expiry never journals (R-T2)
+      return;
+    default:
+      return;
+  }
+}
+
+/** R-X6/R-X7: which timer ran out first for a message still waiting to leave this computer. */
+function outgoingExpiryClass(message: StoredMessage): number {
+  const ttrqAt = message.ttrq >= Limits.LONG_LIVED ? Infinity : message.sentMs + message.ttrq * 1000;
+  const ttbrAt = message.ttbr === null ? Infinity : message.sentMs + message.ttbr * 1000;
+  return ttbrAt < ttrqAt ? MessageClass.NACK_RECEIVE_TIMEOUT_AT_SENDER : MessageClass.NACK_REACH_QUEUE_TIMEOUT;
+}
+
+/**
+ * Journal copy of a received message: the queue's journal when target journaling is on (R-T1), otherwise the
+ * computer journal when the message asked for it and was sent from here (R-J2) — never both (R-J3). A full
+ * journal drops the copy silently (R-T4, R-J5).
+ */
+function journalReceived(core: Core, message: StoredMessage, queue: QueueRecord): void {
+  const draft = { ...draftOf(message), delivery: message.delivery };
+  if (queue.journal) {
+    const journal = core.registry.journalOf(queue.id);
+    // R-T6: a queue journal keeps the original arrival time.
+    if (journal && copyHasRoom(core, journal, message.size)) place(core, draft, journal, { arrivedMs: message.arrivedMs });
+    return;
+  }
+  if ((message.journal & 2) !== 0 && message.sourceMachineId === core.identity.id) {
+    const computerJournal = core.registry.system('JOURNAL');
+    if (copyHasRoom(core, computerJournal, message.size)) place(core, draft, computerJournal);
+  }
+}
+
+/**
+ * Removes the next chunk of a queue's messages for purge or queue deletion, in one statement, with the
+ * acknowledgments each ready message asked for. Returns how many went; 0 means the queue is empty
+ * (but for `skip`).
+ */
+export function removeChunk(core: Core, queue: QueueRecord, skip: readonly number[], limit: number, reason: 'purged' | 'queueDeleted'): number {
+  for (const table of ['main', 'mem'] as const) {
+    let rows = core.store.messages.readyChunk(table, queue.id, skip, limit);
+    const ready = rows.length > 0;
+    if (!ready) rows = core.store.messages.retainedChunk(table, queue.id, limit);
+    if (rows.length === 0) continue;
+    core.store.messages.removeMany(table, rows.map((r) => r.lookupId));
+    const bytes = rows.reduce((sum, r) => sum + r.size, 0);
+    const retained = ready ? 0 : rows.length;
+    core.registry.count(queue.id, -rows.length, -bytes, -retained);
+    core.effects.onRollback(() => core.registry.count(queue.id, rows.length, bytes, retained));
+    if (ready) for (const row of rows) owe(core, row, queue, reason);
+    core.effects.afterCommit(() => core.touched(queue.id));
+    return rows.length;
+  }
+  return 0;
+}

@@ -1,0 +1,5 @@
+export { Store } from './store.js';
+export { STORE_FILE } from './open-database.js';
+export { LATEST_SCHEMA_VERSION } from './migrations.js';
+export type * from './records.js';
+export type { NewQueue } from './queue-store.js';

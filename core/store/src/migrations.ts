@@ -1,0 +1,82 @@
+/**
+ * Numbered, append-only schema migrations. Never edit a shipped entry: add the next one. The version a
+ * store is at lives in `PRAGMA user_version`.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+/** The messages table; the same shape serves the durable store and the in-memory one for express messages. */
+export function messagesTableSql(schema: 'main' | 'mem'): string {
+  return `
+    CREATE TABLE ${schema}.messages (
+      lookup_id INTEGER PRIMARY KEY,
+      queue_id INTEGER NOT NULL,
+      status INTEGER NOT NULL,
+      priority INTEGER NOT NULL,
+      msg_id TEXT NOT NULL,
+      class INTEGER NOT NULL,
+      label TEXT NOT NULL,
+      body BLOB NOT NULL,
+      size INTEGER NOT NULL,
+      delivery INTEGER NOT NULL,
+      journal INTEGER NOT NULL,
+      ack INTEGER NOT NULL,
+      admin_queue TEXT,
+      response_queue TEXT,
+      dest_queue TEXT NOT NULL,
+      correlation_id TEXT,
+      app_specific INTEGER NOT NULL,
+      source_machine TEXT NOT NULL,
+      source_machine_id TEXT NOT NULL,
+      sent_ms INTEGER NOT NULL,
+      arrived_ms INTEGER NOT NULL,
+      ttrq INTEGER NOT NULL,
+      ttbr INTEGER,
+      expires_ms INTEGER,
+      transactional INTEGER NOT NULL,
+      conversation TEXT
+    );
+    -- Receive order of ready messages (R-O1): the one index every send and receive pays for.
+    CREATE INDEX ${schema}.messages_ready ON messages(queue_id, priority DESC, lookup_id) WHERE status = 1;
+    -- Retained messages (status 0 and 3) are few and only browsed, purged or ended with their conversation.
+    CREATE INDEX ${schema}.messages_retained ON messages(queue_id, lookup_id) WHERE status <> 1;
+    CREATE INDEX ${schema}.messages_expiry ON messages(expires_ms) WHERE expires_ms IS NOT NULL;
+    CREATE INDEX ${schema}.messages_correlation ON messages(correlation_id) WHERE correlation_id IS NOT NULL;
+    CREATE INDEX ${schema}.messages_conversation ON messages(conversation) WHERE conversation IS NOT NULL;
+  `;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'computer identity, queues, messages, settings',
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TABLE queues (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        name_key TEXT NOT NULL,
+        parent_id INTEGER REFERENCES queues(id) ON DELETE CASCADE,
+        number INTEGER,
+        guid TEXT,
+        transactional INTEGER NOT NULL DEFAULT 0,
+        journal INTEGER NOT NULL DEFAULT 0,
+        quota_kb INTEGER,
+        journal_quota_kb INTEGER,
+        label TEXT NOT NULL DEFAULT '',
+        retention INTEGER NOT NULL DEFAULT 0,
+        created_ms INTEGER NOT NULL,
+        modified_ms INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX queues_name ON queues(kind, name_key);
+      CREATE TABLE settings (name TEXT PRIMARY KEY, value INTEGER NOT NULL, pending INTEGER) WITHOUT ROWID;
+      ${messagesTableSql('main')}
+    `,
+  },
+];
+
+export const LATEST_SCHEMA_VERSION = migrations[migrations.length - 1]?.version ?? 0;

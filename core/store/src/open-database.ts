@@ -1,0 +1,74 @@
+/** Opens the SQLite store: pragmas, version checks, migrations, and the in-memory table for express messages. */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { QkError } from '@qk/model';
+import { LATEST_SCHEMA_VERSION, messagesTableSql, migrations } from './migrations.js';
+
+export const STORE_FILE = 'queuekeeper.db';
+/** 'QKP1': marks a SQLite file as a Queuekeeper store so a foreign database is never rewritten. */
+const APPLICATION_ID = 0x514b5031;
+
+export type Db = Database.Database;
+
+function corrupt(file: string, why: string): QkError {
+  return new QkError('STORE_CORRUPT', `The store ${file} cannot be used: ${why}. It was left untouched.`);
+}
+
+/** Opens (creating when missing) the store of a data folder, ready for use. */
+export function openDatabase(dataDir: string): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, STORE_FILE);
+  let db: Db;
+  try {
+    db = new Database(file);
+    // Reading the header proves the file is a database before anything is written to it.
+    db.pragma('schema_version', { simple: true });
+  } catch (error) {
+    throw corrupt(file, error instanceof Error ? error.message : String(error));
+  }
+  try {
+    checkIdentity(db, file);
+    db.pragma('journal_mode = WAL');
+    // Recoverable messages are durable before a send returns (DESIGN "Storage and durability").
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('cache_size = -65536');
+    db.pragma('temp_store = MEMORY');
+    migrate(db);
+    db.exec(`ATTACH DATABASE ':memory:' AS mem`);
+    db.exec(messagesTableSql('mem'));
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof QkError) throw error;
+    throw corrupt(file, error instanceof Error ? error.message : String(error));
+  }
+}
+
+function checkIdentity(db: Db, file: string): void {
+  const appId = db.pragma('application_id', { simple: true }) as number;
+  const version = db.pragma('user_version', { simple: true }) as number;
+  const tables = (db.prepare(`SELECT count(*) AS n FROM sqlite_master`).get() as { n: number }).n;
+  if (appId === 0 && version === 0 && tables === 0) return; // a new, empty file
+  if (appId !== APPLICATION_ID) throw corrupt(file, 'it is not a Queuekeeper store (foreign SQLite database)');
+  if (version > LATEST_SCHEMA_VERSION) {
+    throw new QkError(
+      'STORE_VERSION_TOO_NEW',
+      `The store ${file} is at schema version ${version}, newer than this Queuekeeper understands (${LATEST_SCHEMA_VERSION}). Use a newer Queuekeeper; the store was left untouched.`,
+    );
+  }
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  db.transaction(() => {
+    for (const migration of pending) {
+      db.exec(migration.sql);
+      db.pragma(`user_version = ${migration.version}`);
+    }
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+  })();
+}

@@ -1,0 +1,102 @@
+/** Row shapes of the store, in the engine's words. */
+
+export type QueueKind = 'private' | 'public' | 'system' | 'journal' | 'outgoing';
+
+export interface QueueRecord {
+  id: number;
+  kind: QueueKind;
+  /** Private/public: the name as created. System: JOURNAL | DEADLETTER | DEADXACT. Journal: ''. Outgoing: the destination's format name. */
+  name: string;
+  /** Lower-case key that makes names case-insensitive. */
+  nameKey: string;
+  /** The application queue a journal belongs to. */
+  parentId: number | null;
+  /** Private queues: the number in PRIVATE=<guid>\<hex>. */
+  number: number | null;
+  /** Public queues: the queue GUID of PUBLIC=<guid>. */
+  guid: string | null;
+  transactional: boolean;
+  journal: boolean;
+  quotaKB: number | null;
+  journalQuotaKB: number | null;
+  label: string;
+  retention: boolean;
+  createdMs: number;
+  modifiedMs: number;
+}
+
+/** Where a message row lives: the durable store or the in-memory one (express messages, R-V1). */
+export type MessageTable = 'main' | 'mem';
+
+export interface MessageRecord {
+  lookupId: number;
+  queueId: number;
+  status: number;
+  priority: number;
+  /** `{guid}\N` */
+  msgId: string;
+  classCode: number;
+  label: string;
+  body: Buffer;
+  /** Bytes counted against quotas: the body size. */
+  size: number;
+  delivery: number;
+  journal: number;
+  ack: number;
+  adminQueue: string | null;
+  responseQueue: string | null;
+  destQueue: string;
+  correlationId: string | null;
+  appSpecific: number;
+  sourceMachine: string;
+  sourceMachineId: string;
+  sentMs: number;
+  arrivedMs: number;
+  /** Seconds. */
+  ttrq: number;
+  /** Seconds; null = unlimited. */
+  ttbr: number | null;
+  /** When the timer tick removes it; null = never. */
+  expiresMs: number | null;
+  transactional: boolean;
+  conversation: string | null;
+}
+
+/** A stored message with the table it is in. */
+export interface StoredMessage extends MessageRecord {
+  table: MessageTable;
+}
+
+export interface QueueUsage {
+  queueId: number;
+  count: number;
+  bytes: number;
+  retained: number;
+}
+
+export interface SettingRecord {
+  name: string;
+  value: number;
+  pending: number | null;
+}
+
+export type SortColumn = 'queue' | 'lookupId' | 'priority' | 'class' | 'label' | 'size' | 'sentTime' | 'arrivedTime';
+
+export interface BrowseQuery {
+  queueId: number;
+  offset: number;
+  limit: number;
+  sort: { column: SortColumn; descending: boolean };
+  filter: {
+    label?: string | undefined;
+    bodyText?: string | undefined;
+    classCodes?: number[] | undefined;
+    arrivedFromMs?: number | undefined;
+    arrivedToMs?: number | undefined;
+  };
+  /** Count of messages in the queue, known to the caller; used when there is no filter. */
+  knownTotal: number;
+  /** The queue holds retained (status ≠ 1) messages, so the ready-only index does not cover it. */
+  hasRetained: boolean;
+  includeBody: boolean;
+}
