@@ -1,6 +1,6 @@
 // Bundles the Node parts: the `qk` CLI, and (when their sources exist) the Electron main/preload and the bench.
 // Run with `npm run build:node`. `@qk/*` aliases resolve through tsconfig.base.json; npm packages stay external.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -27,7 +27,18 @@ const jobs = [
   {
     name: 'cli',
     entry: 'core/cli/src/main.ts',
-    options: { format: 'esm', packages: 'external', outfile: at('dist/cli/qk.mjs'), banner: { js: requireBanner } },
+    // Split so that `service start` alone loads the HTTP server and the engine: every other command starts faster.
+    options: {
+      format: 'esm',
+      packages: 'external',
+      splitting: true,
+      outdir: at('dist/cli'),
+      entryNames: 'qk',
+      chunkNames: 'chunks/[name]-[hash]',
+      outExtension: { '.js': '.mjs' },
+      banner: { js: requireBanner },
+    },
+    output: 'dist/cli/qk.mjs',
   },
   {
     name: 'electron main',
@@ -46,6 +57,16 @@ const jobs = [
   },
 ];
 
+/** Chunk names carry a content hash, so every rebuild leaves the previous ones behind: remove those. */
+function removeStaleChunks(outdir, metafile) {
+  const chunks = join(outdir, 'chunks');
+  if (!existsSync(chunks)) return;
+  const current = new Set(Object.keys(metafile.outputs).map((file) => join(root, file)));
+  for (const file of readdirSync(chunks)) {
+    if (!current.has(join(chunks, file))) rmSync(join(chunks, file), { force: true });
+  }
+}
+
 let built = 0;
 for (const job of jobs) {
   if (!existsSync(at(job.entry))) {
@@ -54,13 +75,14 @@ for (const job of jobs) {
   }
   const started = Date.now();
   try {
-    await build({ ...common, ...job.options, entryPoints: [at(job.entry)] });
+    const result = await build({ ...common, ...job.options, entryPoints: [at(job.entry)], metafile: true });
+    if (job.options.splitting) removeStaleChunks(job.options.outdir, result.metafile);
   } catch {
     // esbuild has printed the errors with their locations already.
     console.error(`esbuild: ${job.name} failed`);
     process.exit(1);
   }
-  console.log(`built ${job.name}: ${job.options.outfile.slice(root.length + 1)} (${Date.now() - started} ms)`);
+  console.log(`built ${job.name}: ${job.output ?? job.options.outfile.slice(root.length + 1)} (${Date.now() - started} ms)`);
   built++;
 }
 console.log(`esbuild: ${built} bundle${built === 1 ? '' : 's'}`);

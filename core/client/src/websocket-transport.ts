@@ -2,7 +2,7 @@
  * Calls and events over one WebSocket: every call gets an id, so any number can be in flight and their
  * results may come back in any order.
  */
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import { serverFrameSchema, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
 import { QkError } from '@qk/model';
 import { unreachable, unwrap, type Transport } from './transport.js';
@@ -41,10 +41,12 @@ export class WebSocketTransport implements Transport {
   }
 
   /** Opens the connection; rejects with UNAUTHORIZED for a wrong token, SERVICE_NOT_AVAILABLE when nobody answers. */
-  static open(url: string, token: string, options: { unreachableHint?: string | undefined } = {}): Promise<WebSocketTransport> {
+  static async open(url: string, token: string, options: { unreachableHint?: string | undefined } = {}): Promise<WebSocketTransport> {
     const hint = options.unreachableHint ?? `No Queuekeeper service is answering at ${url}`;
+    // Loaded on first use: one-shot HTTP callers (the CLI) never pay for it.
+    const { default: WebSocketClass } = await import('ws');
     return new Promise((resolve, reject) => {
-      const ws = new WebSocket(websocketUrl(url), { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
+      const ws = new WebSocketClass(websocketUrl(url), { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
       const fail = (error: QkError): void => {
         ws.removeAllListeners();
         ws.on('error', () => undefined);
@@ -97,7 +99,7 @@ export class WebSocketTransport implements Transport {
     this.#listeners.add(listener);
     return () => {
       if (!this.#listeners.delete(listener)) return;
-      if (this.#listeners.size === 0 && !this.#closedError && this.#ws.readyState === WebSocket.OPEN) {
+      if (this.#listeners.size === 0 && !this.#closedError && this.#ws.readyState === this.#ws.OPEN) {
         this.#ws.send(JSON.stringify({ type: 'unsubscribe' }));
       }
     };
@@ -109,7 +111,7 @@ export class WebSocketTransport implements Transport {
   }
 
   async close(): Promise<void> {
-    if (this.#ws.readyState === WebSocket.CLOSED) return;
+    if (this.#ws.readyState === this.#ws.CLOSED) return;
     this.#ws.close(1000, 'client closing');
     const timer = setTimeout(() => this.#ws.terminate(), 1_000);
     await this.#closed;
