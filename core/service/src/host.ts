@@ -48,6 +48,7 @@ export class ServiceHost {
   readonly #listeners = new Set<(event: QkEvent) => void>();
   readonly #stopListeners = new Set<StopListener>();
   #engine: QueueManagerApi | null;
+  #identity: { name: string; id: string };
   #engineError: QkError | null = null;
   #unsubscribeEngine: () => void = () => {};
   #gate: Promise<void> = Promise.resolve();
@@ -59,6 +60,7 @@ export class ServiceHost {
     this.dataDir = options.dataDir;
     this.#lock = lock;
     this.#engine = engine;
+    this.#identity = { name: engine.name, id: engine.id };
     this.#audit = new AuditLog(options.dataDir);
     this.transactions = new TransactionRegistry((tx) => this.#engine?.abortTransaction(tx), {
       idleMs: options.httpTransactionIdleMs,
@@ -94,14 +96,14 @@ export class ServiceHost {
     return open({ dataDir: options.dataDir, name: options.name, version: options.version ?? productVersion });
   }
 
-  /** The computer name of the queue manager. */
+  /** The computer name of the queue manager (still known after close). */
   get name(): string {
-    return this.#requireEngine().name;
+    return this.#identity.name;
   }
 
-  /** The computer GUID of the queue manager. */
+  /** The computer GUID of the queue manager (still known after close). */
   get id(): string {
-    return this.#requireEngine().id;
+    return this.#identity.id;
   }
 
   /** Validates the input with the contract, dispatches it, and wraps the result or error in an envelope. */
@@ -168,6 +170,7 @@ export class ServiceHost {
       await old?.close();
       try {
         this.#engine = ServiceHost.#openEngine(this.#options);
+        this.#identity = { name: this.#engine.name, id: this.#engine.id };
         this.#engineError = null;
       } catch (error) {
         this.#engineError = new QkError('SERVICE_NOT_AVAILABLE', `The queue manager could not start again: ${toErrorBody(error).message}`);

@@ -1,0 +1,188 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { ServiceHost, startHttpServer, type HttpServer } from '@qk/service';
+import { post, tempDataDir } from './helpers.js';
+
+const TOKEN = 'a'.repeat(64);
+
+/** A WebSocket client that records frames, for the tests below. */
+async function openSocket(url: string, query = ''): Promise<{ ws: WebSocket; frames: any[]; next: (pred: (f: any) => boolean) => Promise<any> }> {
+  const ws = new WebSocket(`${url.replace('http', 'ws')}/api/v1/ws${query}`, query ? {} : { headers: { authorization: `Bearer ${TOKEN}` } });
+  const frames: any[] = [];
+  const waiting: { pred: (f: any) => boolean; resolve: (f: any) => void }[] = [];
+  ws.on('message', (data) => {
+    const frame = JSON.parse(data.toString());
+    frames.push(frame);
+    for (const w of [...waiting]) if (w.pred(frame)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(frame));
+  });
+  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
+  const next = (pred: (f: any) => boolean) => {
+    const seen = frames.find(pred);
+    return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.push({ pred, resolve }));
+  };
+  return { ws, frames, next };
+}
+
+describe('HTTP + WebSocket server over the real engine', () => {
+  let host: ServiceHost;
+  let server: HttpServer;
+  let cleanup: () => void;
+  let stopRequests = 0;
+
+  beforeAll(async () => {
+    const temp = tempDataDir();
+    cleanup = temp.cleanup;
+    host = ServiceHost.open({ dataDir: temp.dir, name: 'HTTPTEST' });
+    host.onStopRequested(() => stopRequests++);
+    server = await startHttpServer(host, { listen: { host: '127.0.0.1', port: 0 }, token: TOKEN, consoleDir: null });
+  });
+  afterAll(async () => {
+    await server.close();
+    await host.close();
+    cleanup();
+  });
+
+  it('listens on loopback and gives the console URL with the token in the fragment', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.consoleUrl).toBe(`${server.url}/#token=${TOKEN}`);
+  });
+
+  it('refuses requests without the right token with a 401 UNAUTHORIZED envelope', async () => {
+    expect(await post(server.url, 'queueList', {}, undefined)).toMatchObject({ status: 401, body: { ok: false, error: { code: 'UNAUTHORIZED' } } });
+    expect(await post(server.url, 'queueList', {}, 'b'.repeat(64))).toMatchObject({ status: 401, body: { ok: false, error: { code: 'UNAUTHORIZED' } } });
+    expect(await post(server.url, 'queueList', {}, TOKEN)).toMatchObject({ status: 200, body: { ok: true } });
+  });
+
+  it('answers in the envelope with the status of the error code', async () => {
+    const created = await post(server.url, 'queueCreate', { path: '.\\private$\\http-a' }, TOKEN);
+    expect(created).toMatchObject({ status: 200, body: { ok: true, value: { path: '.\\private$\\http-a', transactional: false } } });
+    expect(await post(server.url, 'queueCreate', { path: '.\\private$\\http-a' }, TOKEN)).toMatchObject({ status: 409, body: { error: { code: 'QUEUE_EXISTS' } } });
+    expect(await post(server.url, 'queueShow', { path: '.\\private$\\none' }, TOKEN)).toMatchObject({ status: 404, body: { ok: false, error: { code: 'QUEUE_NOT_FOUND' } } });
+    expect(await post(server.url, 'noSuchOp', {}, TOKEN)).toMatchObject({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER' } } });
+    expect(await post(server.url, 'queueShow', '{not json', TOKEN)).toMatchObject({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER' } } });
+    expect(await post(server.url, 'receive', { path: '.\\private$\\http-a', timeoutMs: 0 }, TOKEN)).toMatchObject({ status: 408, body: { error: { code: 'IO_TIMEOUT' } } });
+  });
+
+  it('takes an empty body as the empty input', async () => {
+    const response = await fetch(`${server.url}/api/v1/serviceStatus`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
+    expect(await response.json()).toMatchObject({ ok: true, value: { name: 'HTTPTEST' } });
+  });
+
+  it('lets an oversize message reach the engine (INSUFFICIENT_RESOURCES), not die in the transport', async () => {
+    await post(server.url, 'queueCreate', { path: '.\\private$\\http-big' }, TOKEN);
+    const body = 'x'.repeat(5 * 1024 * 1024);
+    const result = await post(server.url, 'send', { path: '.\\private$\\http-big', message: { body } }, TOKEN);
+    expect(result).toMatchObject({ status: 507, body: { ok: false, error: { code: 'INSUFFICIENT_RESOURCES', message: expect.stringContaining('MaxMessageSize') } } });
+  });
+
+  it('stops a long-polling receive when its client disconnects, so the message is not taken for nobody', async () => {
+    const path = '.\\private$\\http-poll';
+    await post(server.url, 'queueCreate', { path }, TOKEN);
+    const aborter = new AbortController();
+    const polling = fetch(`${server.url}/api/v1/receive`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ path, timeoutMs: 10_000 }),
+      signal: aborter.signal,
+    }).catch((error: Error) => error.name);
+    await new Promise((r) => setTimeout(r, 200));
+    aborter.abort();
+    expect(await polling).toBe('AbortError');
+    await new Promise((r) => setTimeout(r, 200));
+    await post(server.url, 'send', { path, message: { body: 'kept' } }, TOKEN);
+    const shown = await post(server.url, 'queueShow', { path }, TOKEN);
+    expect(shown.body.value.messageCount).toBe(1);
+  });
+
+  it('refuses a WebSocket without the token and accepts ?token=', async () => {
+    await expect(openSocket(server.url, '?token=wrong')).rejects.toThrow(/401/);
+    const { ws, next } = await openSocket(server.url, `?token=${TOKEN}`);
+    ws.send(JSON.stringify({ type: 'call', id: 1, op: 'serviceStatus', input: {} }));
+    expect(await next((f) => f.id === 1)).toMatchObject({ type: 'result', ok: true, value: { name: 'HTTPTEST' } });
+    ws.close();
+  });
+
+  it('keeps many WebSocket calls in flight and answers each when it is done, out of order', async () => {
+    const path = '.\\private$\\ws-flight';
+    await post(server.url, 'queueCreate', { path }, TOKEN);
+    const { ws, frames, next } = await openSocket(server.url);
+    ws.send(JSON.stringify({ type: 'call', id: 1, op: 'receive', input: { path, timeoutMs: 5_000 } }));
+    ws.send(JSON.stringify({ type: 'call', id: 2, op: 'receive', input: { path, timeoutMs: 5_000 } }));
+    ws.send(JSON.stringify({ type: 'call', id: 3, op: 'send', input: { path, message: { body: 'one' } } }));
+    ws.send(JSON.stringify({ type: 'call', id: 4, op: 'send', input: { path, message: { body: 'two' } } }));
+    const [r1, r2] = await Promise.all([next((f) => f.id === 1), next((f) => f.id === 2)]);
+    const order = frames.filter((f) => f.type === 'result').map((f) => f.id);
+    expect(order.indexOf(3)).toBeLessThan(order.indexOf(1));
+    expect([r1.value.body, r2.value.body].sort()).toEqual(['one', 'two']);
+    ws.close();
+  });
+
+  it('answers a malformed call with its id, and sends every engine event to subscribers', async () => {
+    const { ws, next } = await openSocket(server.url);
+    ws.send(JSON.stringify({ type: 'call', id: 9, op: 42 }));
+    expect(await next((f) => f.id === 9)).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+    ws.send(JSON.stringify({ type: 'subscribe' }));
+    ws.send(JSON.stringify({ type: 'call', id: 10, op: 'queueCreate', input: { path: '.\\private$\\ws-events' } }));
+    await next((f) => f.id === 10);
+    expect(await next((f) => f.type === 'event' && f.event.type === 'queueCreated')).toMatchObject({ event: { path: expect.stringMatching(/ws-events$/i) } });
+    ws.close();
+  });
+
+  it('aborts the transactions of a WebSocket connection when it closes', async () => {
+    const path = '.\\private$\\ws-tx';
+    await post(server.url, 'queueCreate', { path, transactional: true }, TOKEN);
+    const { ws, next } = await openSocket(server.url);
+    ws.send(JSON.stringify({ type: 'call', id: 1, op: 'transactionBegin', input: {} }));
+    const { value } = await next((f) => f.id === 1);
+    ws.send(JSON.stringify({ type: 'call', id: 2, op: 'send', input: { path, message: { body: 'in tx' }, transaction: value.transaction } }));
+    expect(await next((f) => f.id === 2)).toMatchObject({ ok: true });
+    expect(host.transactions.size).toBe(1);
+    ws.close();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(host.transactions.size).toBe(0);
+    const commit = await post(server.url, 'transactionCommit', { transaction: value.transaction }, TOKEN);
+    expect(commit.body.ok).toBe(false);
+    expect((await post(server.url, 'queueShow', { path }, TOKEN)).body.value.messageCount).toBe(0);
+  });
+
+  it('serves the fallback page with a strict CSP when the console is not built', async () => {
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script src="/fallback.js">');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain(`ws://${new URL(server.url).host}`);
+    const script = await fetch(`${server.url}/fallback.js`);
+    expect(await script.text()).toContain("call('queueList')");
+  });
+
+  it('calls the stop listener only after the serviceStop reply is sent', async () => {
+    const before = stopRequests;
+    expect(await post(server.url, 'serviceStop', {}, TOKEN)).toMatchObject({ status: 200, body: { ok: true, value: {} } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(stopRequests).toBe(before + 1);
+  });
+});
+
+describe('console static build', () => {
+  it('serves dist/renderer when it exists, with the CSP', async () => {
+    const temp = tempDataDir();
+    const consoleDir = join(temp.dir, 'renderer');
+    mkdirSync(consoleDir);
+    writeFileSync(join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
+    const host = ServiceHost.open({ dataDir: join(temp.dir, 'data') });
+    const server = await startHttpServer(host, { listen: { host: '127.0.0.1', port: 0 }, token: TOKEN, consoleDir });
+    try {
+      const page = await fetch(`${server.url}/`);
+      expect(await page.text()).toContain('<title>console</title>');
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+    } finally {
+      await server.close();
+      await host.close();
+      temp.cleanup();
+    }
+  });
+});
