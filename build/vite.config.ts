@@ -22,5 +22,7 @@ export default defineConfig({
     // Electron 45 and current Chromium; no legacy transforms needed.
     target: 'es2022',
     sourcemap: true,
+    // React, zod (the contract's schemas) and the console: one chunk is fine for a local app.
+    chunkSizeWarningLimit: 800,
   },
 });

@@ -2,6 +2,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ConsoleClient } from '../client/console-client.js';
 import { createHttpClient } from '../client/http-client.js';
+import { createColumnsSlice } from './columns-slice.js';
 import { createConnectionSlice } from './connection-slice.js';
 import { createDetailsSlice } from './details-slice.js';
 import { createJobsSlice } from './jobs-slice.js';
@@ -44,6 +45,7 @@ export function createAppStore(client: ConsoleClient, options: AppStoreOptions =
     ...createSettingsSlice(set, get, ctx),
     ...createJobsSlice(set, get, ctx),
     ...createMessageActions(set, get, ctx),
+    ...createColumnsSlice(set, get, ctx),
   }));
 }
 

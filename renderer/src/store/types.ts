@@ -1,6 +1,7 @@
 /** State and actions of the console store, typed apart (zustand's guide); one interface per slice. */
-import type { MessageInfo, QueueInfo, ServiceStatus, SettingInfo } from '@qk/model';
+import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
 import type { MessageLocation } from './shared.js';
+import type { ColumnsSlice } from './columns-slice.js';
 
 /** A queue manager the console shows as a root of the tree. */
 export interface ComputerEntry {
@@ -191,7 +192,7 @@ export interface JobsSlice {
 }
 
 /** The whole store. */
-export type AppState = ConnectionSlice & TreeSlice & ListSlice & DetailsSlice & SettingsSlice & JobsSlice & MessageActions;
+export type AppState = ConnectionSlice & TreeSlice & ListSlice & DetailsSlice & SettingsSlice & JobsSlice & MessageActions & ColumnsSlice;
 
 /** Bulk message actions (jobs over the selection). */
 export interface MessageActions {
@@ -200,5 +201,5 @@ export interface MessageActions {
   resendDeadLetters(): Promise<Job | null>;
   exportSelected(): Promise<{ fileName: string; json: string } | null>;
   importMessages(computer: string, path: string, text: string, keepIds: boolean): Promise<Job | null>;
-  sendTestMessage(computer: string, path: string, message: import('@qk/model').SendProperties, transactional: boolean): Promise<string>;
+  sendTestMessage(computer: string, path: string, message: SendProperties, transactional: boolean): Promise<string>;
 }

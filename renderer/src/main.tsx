@@ -1,0 +1,80 @@
+/**
+ * Entry point. In Electron the preload bridge is there (`window.queuekeeper`); in a browser the console
+ * talks HTTP/WebSocket to the service that served it, with the token from the URL or the login step.
+ */
+import { StrictMode, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBridgeClient } from './client/bridge-client.js';
+import { describeError, type ConsoleClient, type QueuekeeperBridge } from './client/console-client.js';
+import { createHttpClient } from './client/http-client.js';
+import { forgetToken, rememberToken, takeToken } from './client/token.js';
+import { App } from './components/App.js';
+import { LoginScreen } from './components/LoginScreen.js';
+import { createAppStore, type AppStore } from './store/app-store.js';
+import { StoreProvider } from './store/use-app-store.js';
+import './styles.css';
+
+declare global {
+  interface Window {
+    queuekeeper?: QueuekeeperBridge;
+  }
+}
+
+function startStore(client: ConsoleClient): AppStore {
+  const store = createAppStore(client);
+  void store.getState().start();
+  // Tests and the UI bench read the store; it holds no secrets (the token stays in the client).
+  (window as unknown as { __qkStore?: AppStore }).__qkStore = store;
+  return store;
+}
+
+function BrowserRoot() {
+  const [store, setStore] = useState<AppStore | null>(() => {
+    const token = takeToken();
+    return token ? startStore(createHttpClient({ baseUrl: window.location.origin, token })) : null;
+  });
+  const [error, setError] = useState<string | null>(null);
+  if (store) {
+    return (
+      <StoreProvider store={store}>
+        <App />
+      </StoreProvider>
+    );
+  }
+  return (
+    <LoginScreen
+      error={error}
+      onToken={async (token) => {
+        const client = createHttpClient({ baseUrl: window.location.origin, token });
+        try {
+          await client.serviceStatus({});
+          rememberToken(token);
+          setStore(startStore(client));
+        } catch (e) {
+          client.close();
+          forgetToken();
+          const { code, message } = describeError(e);
+          setError(`${code}: ${message}`);
+        }
+      }}
+    />
+  );
+}
+
+const root = createRoot(document.getElementById('root') as HTMLElement);
+if (window.queuekeeper) {
+  const store = startStore(createBridgeClient(window.queuekeeper));
+  root.render(
+    <StrictMode>
+      <StoreProvider store={store}>
+        <App />
+      </StoreProvider>
+    </StrictMode>,
+  );
+} else {
+  root.render(
+    <StrictMode>
+      <BrowserRoot />
+    </StrictMode>,
+  );
+}
