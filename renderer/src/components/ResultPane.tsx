@@ -1,5 +1,4 @@
 /** The middle pane: what the selected tree node is — child nodes, a list of queues, or a message list. */
-import { useShallow } from 'zustand/react/shallow';
 import { formatBytes, formatCount } from '../format/format.js';
 import { isFilterActive } from '../store/list-slice.js';
 import { samePath } from '../store/shared.js';
@@ -60,7 +59,7 @@ function ResultHeader({ refNode, caption, isMessages }: { refNode: NodeRef; capt
 
 /** Folders and nodes whose pane lists child nodes or queues. */
 function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string }) {
-  const queues = useAppStore(useShallow((s) => s.queues[refNode.computer] ?? []));
+  const queues = useAppStore((s) => s.queues[refNode.computer]) ?? [];
   const grouped = groupQueues(queues);
   const c = refNode.computer;
   switch (refNode.kind) {

@@ -49,7 +49,7 @@ export function Toolbar() {
     { id: 'properties', label: '▤ Properties', title: 'Properties (Alt+Enter)', run: properties?.id === 'messageProperties' ? () => openSelectedProperties(store) : properties?.run },
     { id: 'sendTest', label: '✉ Send test message', title: 'Send test message', run: node('sendTest')?.run },
     { id: 'purge', label: '⌫ Purge', title: 'Purge', run: (node('purge') ?? node('purgeJournal'))?.run },
-    { id: 'delete', label: '🗑 Delete', title: 'Delete (Del)', run: remove?.run },
+    { id: 'delete', label: '✕ Delete', title: 'Delete (Del)', run: remove?.run },
   ];
   return (
     <div className="toolbar" role="toolbar" aria-label="Toolbar">

@@ -1,6 +1,5 @@
 /** The left pane: Computer › Message Queuing › folders › queues, with live counts (ARIA tree). */
 import { useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
-import { useShallow } from 'zustand/react/shallow';
 import { buildActions } from '../commands/actions.js';
 import { formatCount } from '../format/format.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
@@ -11,7 +10,7 @@ import { useContextMenu } from './ContextMenu.js';
 /** The console tree. */
 export function TreePane() {
   const store = useStoreApi();
-  const computers = useAppStore(useShallow((s) => s.computers.map((c) => ({ key: c.key, name: c.name, local: c.local, connected: c.connected }))));
+  const computers = useAppStore((s) => s.computers);
   const queues = useAppStore((s) => s.queues);
   const expanded = useAppStore((s) => s.expanded);
   const selected = useAppStore((s) => s.selectedNodeId);

@@ -34,7 +34,7 @@ function unitText(setting: SettingInfo, value: number): string {
 /** The dialog. */
 export function ComputerPropertiesDialog({ computer }: { computer: string }) {
   const store = useStoreApi();
-  const settings = useAppStore((s) => s.settings[computer] ?? []);
+  const settings = useAppStore((s) => s.settings[computer]) ?? [];
   const entry = useAppStore((s) => s.computers.find((c) => c.key === computer));
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);

@@ -9,6 +9,8 @@ import { UsageBar } from '../components/UsageBar.js';
 import { DialogShell, Field } from './DialogShell.js';
 import { errorText } from './error-text.js';
 
+const EMPTY_QUEUES: never[] = [];
+
 function kbOrNull(text: string): number | null {
   return text.trim() === '' ? null : Number(text);
 }
@@ -171,7 +173,7 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
 /** Move selected messages to another local queue (through its arrival path). */
 export function MoveDialog({ computer, path }: { computer: string; path: string }) {
   const store = useStoreApi();
-  const queues = useAppStore((s) => s.queues[computer] ?? []);
+  const queues = useAppStore((s) => s.queues[computer] ?? EMPTY_QUEUES);
   const count = useAppStore((s) => s.selectedCount());
   const choices = queues.filter((q) => !samePath(q.path, path) && (q.type === 'private' || q.type === 'public' || classifyQueue(q).group === 'system'));
   const [target, setTarget] = useState(choices[0]?.path ?? '');

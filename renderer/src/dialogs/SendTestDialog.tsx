@@ -72,7 +72,8 @@ export function sendPropertiesOf(form: Form): SendProperties {
 /** The dialog. */
 export function SendTestDialog({ computer, path }: { computer: string; path: string }) {
   const store = useStoreApi();
-  const queuePaths = useAppStore((s) => (s.queues[computer] ?? []).map((q) => q.path));
+  const queues = useAppStore((s) => s.queues[computer]);
+  const queuePaths = (queues ?? []).map((q) => q.path);
   const [form, setForm] = useState<Form>(initial);
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
