@@ -1,5 +1,5 @@
 /** Puts a message row into a queue: the one primitive every arrival, copy and acknowledgment goes through. */
-import { Delivery, MessageStatus } from '@qk/model';
+import { Delivery, MessageStatus, QkError } from '@qk/model';
 import type { MessageRecord, QueueRecord, StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import type { Draft } from './drafts.js';
@@ -48,7 +48,9 @@ export function unplace(core: Core, message: StoredMessage, retainAs: number | n
     core.registry.count(message.queueId, 0, 0, delta);
     core.effects.onRollback(() => core.registry.count(message.queueId, 0, 0, -delta));
   } else {
-    core.store.messages.remove(message.table, message.lookupId);
+    if (!core.store.messages.remove(message.table, message.lookupId)) {
+      throw new QkError('QUEUE_DELETED', `The message ${message.msgId} was removed (its queue was deleted) while it was being received.`);
+    }
     const retained = message.status === MessageStatus.READY ? 0 : 1;
     core.registry.count(message.queueId, -1, -message.size, -retained);
     core.effects.onRollback(() => core.registry.count(message.queueId, 1, message.size, retained));

@@ -56,9 +56,6 @@ import {
   type SendOptions,
 } from './types.js';
 
-/** Messages removed per commit when purging or deleting a queue: large enough to be fast, small enough not to freeze. */
-const REMOVAL_CHUNK = 10_000;
-const EXPIRY_BATCH = 1_000;
 
 /** Opens the queue manager of a data folder (creating it at first start). */
 export function openQueueManager(options: QueueManagerOptions): QueueManagerApi {
@@ -249,7 +246,7 @@ class QueueManager implements QueueManagerApi {
     for (const q of [queue, journal]) {
       if (!q) continue;
       this.claims.markRemoval(q.id, 'queueDeleted');
-      while ((await this.runner.runDurable(() => removeChunk(this.core, q, [], REMOVAL_CHUNK, 'queueDeleted'))) > 0);
+      while ((await this.runner.runDurable(() => removeChunk(this.core, q, [], 'queueDeleted'))) > 0);
     }
     await this.runner.runDurable(() => {
       if (journal) this.store.queues.remove(journal.id);
@@ -267,7 +264,7 @@ class QueueManager implements QueueManagerApi {
     const skip = this.claims.idsIn(queue.id);
     let purged = 0;
     for (;;) {
-      const n = await this.runner.runDurable(() => removeChunk(this.core, queue, skip, REMOVAL_CHUNK, 'purged'));
+      const n = await this.runner.runDurable(() => removeChunk(this.core, queue, skip, 'purged'));
       if (n === 0) break;
       purged += n;
     }
@@ -469,11 +466,8 @@ class QueueManager implements QueueManagerApi {
     const durable = messages.some((m) => m.table === 'main');
     try {
       await this.execute(durable, () => {
-        for (const m of messages) {
-          const current = this.store.messages.get(m.lookupId);
-          if (!current) throw new QkError('QUEUE_DELETED', 'The message was removed with its queue while it was being received.');
-          removeMessage(this.core, current, 'received');
-        }
+        // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
+        for (const m of messages) removeMessage(this.core, m, 'received');
       });
     } finally {
       this.releaseClaims(messages, false);
@@ -691,7 +685,7 @@ class QueueManager implements QueueManagerApi {
    */
   private expireDue(synchronously: boolean): number {
     if (this.expiring) return 0;
-    const due = this.store.messages.expired(this.clock.now(), EXPIRY_BATCH).filter((m) => !this.claims.has(m.lookupId));
+    const due = this.store.messages.expired(this.clock.now()).filter((m) => !this.claims.has(m.lookupId));
     if (due.length === 0) return 0;
     const work = (): void => {
       for (const m of due) {

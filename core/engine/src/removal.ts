@@ -83,23 +83,23 @@ function journalReceived(core: Core, message: StoredMessage, queue: QueueRecord)
 
 /**
  * Removes the next chunk of a queue's messages for purge or queue deletion, in one statement, with the
- * acknowledgments each ready message asked for. Returns how many went; 0 means the queue is empty
- * (but for `skip`).
+ * acknowledgments each ready message asked for. Returns how many went; 0 means the queue is empty (but
+ * for `skip`).
  */
-export function removeChunk(core: Core, queue: QueueRecord, skip: readonly number[], limit: number, reason: 'purged' | 'queueDeleted'): number {
-  for (const table of ['main', 'mem'] as const) {
-    let rows = core.store.messages.readyChunk(table, queue.id, skip, limit);
-    const ready = rows.length > 0;
-    if (!ready) rows = core.store.messages.retainedChunk(table, queue.id, limit);
-    if (rows.length === 0) continue;
-    core.store.messages.removeMany(table, rows.map((r) => r.lookupId));
-    const bytes = rows.reduce((sum, r) => sum + r.size, 0);
-    const retained = ready ? 0 : rows.length;
-    core.registry.count(queue.id, -rows.length, -bytes, -retained);
-    core.effects.onRollback(() => core.registry.count(queue.id, rows.length, bytes, retained));
-    if (ready) for (const row of rows) owe(core, row, queue, reason);
-    core.effects.afterCommit(() => core.touched(queue.id));
-    return rows.length;
+export function removeChunk(core: Core, queue: QueueRecord, skip: readonly number[], reason: 'purged' | 'queueDeleted'): number {
+  for (const retained of [false, true]) {
+    for (const table of ['main', 'mem'] as const) {
+      const chunk = core.store.messages.removalChunk(table, queue.id, skip, retained);
+      const n = chunk.lookupIds.length;
+      if (n === 0) continue;
+      core.store.messages.removeMany(table, chunk.lookupIds);
+      const retainedCount = retained ? n : 0;
+      core.registry.count(queue.id, -n, -chunk.bytes, -retainedCount);
+      core.effects.onRollback(() => core.registry.count(queue.id, n, chunk.bytes, retainedCount));
+      for (const row of chunk.owing) owe(core, row, queue, reason);
+      core.effects.afterCommit(() => core.touched(queue.id));
+      return n;
+    }
   }
   return 0;
 }

@@ -1,10 +1,10 @@
 /**
  * Message SQL. Recoverable messages live in `main` (the WAL file); express messages in `mem`, an attached
  * in-memory database with the same table, so they are lost when the service stops (R-V1) yet are queried
- * with the same statements.
+ * with the same statements. Rows are read in raw mode (arrays) on every path.
  */
 import type Database from 'better-sqlite3';
-import { allColumns, columnsWithoutBody, fromRow, MESSAGE_COLUMNS, toParams, type MessageRow } from './message-rows.js';
+import { allColumns, columnsWithoutBody, fromRaw, MESSAGE_COLUMNS, toParams } from './message-rows.js';
 import type { BrowseQuery, MessageRecord, MessageTable, QueueUsage, StoredMessage } from './records.js';
 import type { Db } from './open-database.js';
 
@@ -16,14 +16,14 @@ interface TableStatements {
   remove: Database.Statement;
   removeMany: Database.Statement;
   setStatus: Database.Statement;
-  firstReady: Database.Statement;
+  firstReadyIds: Map<number, Database.Statement>;
   expired: Database.Statement;
-  nextExpiry: Database.Statement;
   byCorrelation: Database.Statement;
   byMessageId: Database.Statement;
   byConversation: Database.Statement;
-  purgeChunkReady: Database.Statement;
-  purgeChunkRetained: Database.Statement;
+  readyChunk: Database.Statement;
+  retainedChunk: Database.Statement;
+  owingNacks: Database.Statement;
   usage: Database.Statement;
   maxLookupId: Database.Statement;
 }
@@ -31,25 +31,28 @@ interface TableStatements {
 function prepareTable(db: Db, t: MessageTable): TableStatements {
   const placeholders = MESSAGE_COLUMNS.map(() => '?').join(', ');
   const all = allColumns();
+  const raw = (sql: string): Database.Statement => db.prepare(sql).raw(true);
   return {
     insert: db.prepare(`INSERT INTO ${t}.messages (${MESSAGE_COLUMNS.join(', ')}) VALUES (${placeholders})`),
-    get: db.prepare(`SELECT ${all} FROM ${t}.messages WHERE lookup_id = ?`),
+    get: raw(`SELECT ${all} FROM ${t}.messages WHERE lookup_id = ?`),
     remove: db.prepare(`DELETE FROM ${t}.messages WHERE lookup_id = ?`),
     removeMany: db.prepare(`DELETE FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
     setStatus: db.prepare(`UPDATE ${t}.messages SET status = ?, expires_ms = NULL WHERE lookup_id = ?`),
-    firstReady: db.prepare(
-      `SELECT ${all} FROM ${t}.messages WHERE queue_id = ? AND status = 1 ORDER BY priority DESC, lookup_id LIMIT ?`,
+    firstReadyIds: new Map(),
+    expired: raw(`SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? ORDER BY expires_ms LIMIT 1000`),
+    byCorrelation: raw(`SELECT ${all} FROM ${t}.messages WHERE correlation_id = ? ORDER BY lookup_id`),
+    byMessageId: raw(`SELECT ${all} FROM ${t}.messages WHERE msg_id = ? ORDER BY lookup_id`),
+    byConversation: raw(`SELECT ${columnsWithoutBody()} FROM ${t}.messages WHERE conversation = ?`),
+    // Index order, ids and sizes only: purging a million messages never builds a million row objects.
+    readyChunk: raw(
+      `SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status = 1
+         AND lookup_id NOT IN (SELECT value FROM json_each(?)) ORDER BY priority DESC, lookup_id LIMIT 10000`,
     ),
-    expired: db.prepare(`SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? ORDER BY expires_ms LIMIT ?`),
-    nextExpiry: db.prepare(`SELECT min(expires_ms) AS at FROM ${t}.messages WHERE expires_ms IS NOT NULL`),
-    byCorrelation: db.prepare(`SELECT ${all} FROM ${t}.messages WHERE correlation_id = ? ORDER BY lookup_id`),
-    byMessageId: db.prepare(`SELECT ${all} FROM ${t}.messages WHERE msg_id = ? ORDER BY lookup_id`),
-    byConversation: db.prepare(`SELECT ${columnsWithoutBody()} FROM ${t}.messages WHERE conversation = ?`),
-    purgeChunkReady: db.prepare(
-      `SELECT ${all} FROM ${t}.messages WHERE queue_id = ? AND status = 1
-         AND lookup_id NOT IN (SELECT value FROM json_each(?)) ORDER BY priority DESC, lookup_id LIMIT ?`,
+    retainedChunk: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT 10000`),
+    // The few rows of a chunk that asked for negative receive acknowledgments (R-P3, R-Q1) are read whole.
+    owingNacks: raw(
+      `SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?)) AND (ack & 8) <> 0 AND admin_queue IS NOT NULL`,
     ),
-    purgeChunkRetained: db.prepare(`SELECT ${all} FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT ?`),
     usage: db.prepare(
       `SELECT queue_id AS queueId, count(*) AS count, total(size) AS bytes, total(status <> 1) AS retained FROM ${t}.messages GROUP BY queue_id`,
     ),
@@ -68,10 +71,17 @@ const SORT_SQL: Record<BrowseQuery['sort']['column'], string> = {
   arrivedTime: 'arrived_ms',
 };
 
+/** A chunk of messages to remove: ids and sizes, and the whole rows of those that owe a NACK. */
+export interface RemovalChunk {
+  lookupIds: number[];
+  bytes: number;
+  owing: StoredMessage[];
+}
+
 /** Every message statement of the store. */
 export class MessageStore {
   private readonly tables: Record<MessageTable, TableStatements>;
-  private readonly browseCache = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Db) {
     this.tables = { main: prepareTable(db, 'main'), mem: prepareTable(db, 'mem') };
@@ -81,69 +91,84 @@ export class MessageStore {
     this.tables[table].insert.run(toParams(message));
   }
 
-  get(lookupId: number): StoredMessage | undefined {
-    for (const t of TABLES) {
-      const row = this.tables[t].get.get(lookupId) as MessageRow | undefined;
-      if (row) return fromRow(row, t);
+  get(lookupId: number, table?: MessageTable): StoredMessage | undefined {
+    for (const t of table ? [table] : TABLES) {
+      const row = this.tables[t].get.get(lookupId) as unknown[] | undefined;
+      if (row) return fromRaw(row, t);
     }
     return undefined;
   }
 
-  remove(table: MessageTable, lookupId: number): void {
-    this.tables[table].remove.run(lookupId);
+  /** Removes one row; false when it was already gone. */
+  remove(table: MessageTable, lookupId: number): boolean {
+    return this.tables[table].remove.run(lookupId).changes > 0;
   }
 
-  /** Removes many rows in one statement (purge and queue deletion work in chunks of these). */
+  /** Removes many rows in one statement. */
   removeMany(table: MessageTable, lookupIds: readonly number[]): void {
     if (lookupIds.length > 0) this.tables[table].removeMany.run(JSON.stringify(lookupIds));
   }
 
-  setStatus(table: MessageTable, lookupId: number, status: number): void {
-    this.tables[table].setStatus.run(status, lookupId);
+  setStatus(table: MessageTable, lookupId: number, status: number): boolean {
+    return this.tables[table].setStatus.run(status, lookupId).changes > 0;
   }
 
-  /** The first `limit` ready messages of a queue in receive order (R-O1), from both tables merged. */
+  /**
+   * The first `limit` ready messages of a queue in receive order (R-O1), both tables merged. The order is
+   * found on the covering index; only the rows that are returned are read.
+   */
   firstReady(queueId: number, limit: number): StoredMessage[] {
-    const main = (this.tables.main.firstReady.all(queueId, limit) as MessageRow[]).map((r) => fromRow(r, 'main'));
-    const mem = (this.tables.mem.firstReady.all(queueId, limit) as MessageRow[]).map((r) => fromRow(r, 'mem'));
-    if (mem.length === 0) return main;
-    if (main.length === 0) return mem;
-    return [...main, ...mem].sort(queueOrder).slice(0, limit);
+    const picks: { id: number; priority: number; table: MessageTable }[] = [];
+    for (const t of TABLES) {
+      for (const [id, priority] of this.firstReadyIds(t, limit).all(queueId) as [number, number][]) picks.push({ id, priority, table: t });
+    }
+    if (picks.length > limit) picks.sort((a, b) => b.priority - a.priority || a.id - b.id).splice(limit);
+    else if (picks.length > 1) picks.sort((a, b) => b.priority - a.priority || a.id - b.id);
+    return picks.map((p) => this.get(p.id, p.table)).filter((m): m is StoredMessage => m !== undefined);
   }
 
-  /** Messages whose timer has run out by `nowMs`. */
-  expired(nowMs: number, limit: number): StoredMessage[] {
-    return TABLES.flatMap((t) => (this.tables[t].expired.all(nowMs, limit) as MessageRow[]).map((r) => fromRow(r, t)));
+  /** Literal LIMITs: a bound LIMIT makes SQLite give up the early stop on this plan. */
+  private firstReadyIds(t: MessageTable, limit: number): Database.Statement {
+    const cache = this.tables[t].firstReadyIds;
+    let stmt = cache.get(limit);
+    if (!stmt) {
+      stmt = this.db
+        .prepare(`SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 ORDER BY priority DESC, lookup_id LIMIT ${Math.floor(limit)}`)
+        .raw(true);
+      if (cache.size < 64) cache.set(limit, stmt);
+    }
+    return stmt;
   }
 
-  /** When the next message expires, or null. */
-  nextExpiry(): number | null {
-    const times = TABLES.map((t) => (this.tables[t].nextExpiry.get() as { at: number | null }).at).filter((x): x is number => x !== null);
-    return times.length ? Math.min(...times) : null;
+  /** Messages whose timer has run out by `nowMs` (at most 1,000 per table per call). */
+  expired(nowMs: number): StoredMessage[] {
+    return TABLES.flatMap((t) => (this.tables[t].expired.all(nowMs) as unknown[][]).map((r) => fromRaw(r, t)));
   }
 
   byCorrelation(correlationId: string): StoredMessage[] {
-    return TABLES.flatMap((t) => (this.tables[t].byCorrelation.all(correlationId) as MessageRow[]).map((r) => fromRow(r, t)));
+    return TABLES.flatMap((t) => (this.tables[t].byCorrelation.all(correlationId) as unknown[][]).map((r) => fromRaw(r, t)));
   }
 
   byMessageId(msgId: string): StoredMessage[] {
-    return TABLES.flatMap((t) => (this.tables[t].byMessageId.all(msgId) as MessageRow[]).map((r) => fromRow(r, t)));
+    return TABLES.flatMap((t) => (this.tables[t].byMessageId.all(msgId) as unknown[][]).map((r) => fromRaw(r, t)));
   }
 
   /** Messages of a conversation, without bodies. */
   byConversation(conversation: string): StoredMessage[] {
-    return TABLES.flatMap((t) => (this.tables[t].byConversation.all(conversation) as MessageRow[]).map((r) => fromRow(r, t)));
+    return TABLES.flatMap((t) => (this.tables[t].byConversation.all(conversation) as unknown[][]).map((r) => fromRaw(r, t)));
   }
 
-  /** The next chunk of a queue's ready messages to remove, leaving out `skip` (messages locked by a receive). */
-  readyChunk(table: MessageTable, queueId: number, skip: readonly number[], limit: number): StoredMessage[] {
-    const rows = this.tables[table].purgeChunkReady.all(queueId, JSON.stringify(skip), limit) as MessageRow[];
-    return rows.map((r) => fromRow(r, table));
-  }
-
-  /** The next chunk of a queue's retained (status 0 and 3) messages. */
-  retainedChunk(table: MessageTable, queueId: number, limit: number): StoredMessage[] {
-    return (this.tables[table].purgeChunkRetained.all(queueId, limit) as MessageRow[]).map((r) => fromRow(r, table));
+  /**
+   * The next chunk (up to 10,000) of a queue's ready messages to remove, leaving out `skip` (messages held
+   * by a receive); with `retained`, its status-0/3 messages instead.
+   */
+  removalChunk(table: MessageTable, queueId: number, skip: readonly number[], retained: boolean): RemovalChunk {
+    const s = this.tables[table];
+    const rows = (retained ? s.retainedChunk.all(queueId) : s.readyChunk.all(queueId, JSON.stringify(skip))) as [number, number][];
+    const lookupIds = rows.map((r) => r[0]);
+    const bytes = rows.reduce((sum, r) => sum + r[1], 0);
+    const owing = retained || rows.length === 0 ? [] : (s.owingNacks.all(JSON.stringify(lookupIds)) as unknown[][]).map((r) => fromRaw(r, table));
+    return { lookupIds, bytes, owing };
   }
 
   /** Message count, bytes and retained count per queue, over both tables. */
@@ -172,7 +197,7 @@ export class MessageStore {
     if (simple) return { total: query.knownTotal, messages: this.browseQueueOrder(query) };
     const { sql, params } = sourceSql(query);
     const total = hasFilter(query.filter)
-      ? (this.statement(`SELECT count(*) AS n FROM (${sql})`).get(...params) as { n: number }).n
+      ? (this.statement(`SELECT count(*) AS n FROM (${sql})`, false).get(...params) as { n: number }).n
       : query.knownTotal;
     const direction = query.sort.descending ? 'DESC' : 'ASC';
     const order =
@@ -181,18 +206,14 @@ export class MessageStore {
           ? 'priority ASC, lookup_id DESC'
           : SORT_SQL.queue
         : `${SORT_SQL[query.sort.column]} ${direction}, lookup_id ${direction}`;
-    const rows = this.statement(`SELECT * FROM (${sql}) ORDER BY ${order} LIMIT ? OFFSET ?`).all(
-      ...params,
-      query.limit,
-      query.offset,
-    ) as (MessageRow & { tbl: MessageTable })[];
-    return { total, messages: rows.map((r) => fromRow(r, r.tbl)) };
+    const rows = this.statement(`SELECT * FROM (${sql}) ORDER BY ${order} LIMIT ? OFFSET ?`, true).all(...params, query.limit, query.offset) as unknown[][];
+    return { total, messages: rows.map((r) => fromRaw(r, r[MESSAGE_COLUMNS.length] as MessageTable)) };
   }
 
   /**
    * Receive-order pages of a queue without retained messages. The page is located on the covering index
-   * first (lookup IDs only), from whichever end is nearer, so the last page of a million costs what the
-   * middle one does; then its rows are read by primary key.
+   * first (lookup IDs only, both tables merged by SQLite), from whichever end is nearer, so the last page
+   * of a million costs what the first does; then its rows are read by primary key.
    */
   private browseQueueOrder(query: BrowseQuery): StoredMessage[] {
     const { queueId, offset, limit, knownTotal } = query;
@@ -205,39 +226,37 @@ export class MessageStore {
     const scanLimit = fromEnd ? Math.min(limit, knownTotal - offset) : limit;
     const order = scanDescending ? 'priority ASC, lookup_id DESC' : 'priority DESC, lookup_id ASC';
     const ids = this.statement(
-      `SELECT lookup_id, tbl FROM (
-         SELECT lookup_id, priority, 'main' AS tbl FROM main.messages WHERE queue_id = ? AND status = 1
-         UNION ALL
-         SELECT lookup_id, priority, 'mem' AS tbl FROM mem.messages WHERE queue_id = ? AND status = 1
-       ) ORDER BY ${order} LIMIT ? OFFSET ?`,
-    ).all(queueId, queueId, scanLimit, scanOffset) as { lookup_id: number; tbl: MessageTable }[];
+      `SELECT lookup_id, 'main' FROM main.messages WHERE queue_id = ? AND status = 1
+       UNION ALL
+       SELECT lookup_id, 'mem' FROM mem.messages WHERE queue_id = ? AND status = 1
+       ORDER BY ${order} LIMIT ? OFFSET ?`,
+      true,
+    ).all(queueId, queueId, scanLimit, scanOffset) as [number, MessageTable][];
     if (fromEnd) ids.reverse();
     const cols = query.includeBody ? allColumns() : columnsWithoutBody();
     const rows = new Map<number, StoredMessage>();
     for (const t of TABLES) {
-      const wanted = ids.filter((i) => i.tbl === t).map((i) => i.lookup_id);
+      const wanted = ids.filter((i) => i[1] === t).map((i) => i[0]);
       if (wanted.length === 0) continue;
-      const found = this.statement(
-        `SELECT ${cols} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`,
-      ).all(JSON.stringify(wanted)) as MessageRow[];
-      for (const row of found) rows.set(row.lookup_id, fromRow(row, t));
+      const found = this.statement(`SELECT ${cols} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`, true).all(
+        JSON.stringify(wanted),
+      ) as unknown[][];
+      for (const row of found) rows.set(row[0] as number, fromRaw(row, t));
     }
-    return ids.map((i) => rows.get(i.lookup_id)).filter((m): m is StoredMessage => m !== undefined);
+    return ids.map((i) => rows.get(i[0])).filter((m): m is StoredMessage => m !== undefined);
   }
 
-  private statement(sql: string): Database.Statement {
-    let stmt = this.browseCache.get(sql);
+  private statement(sql: string, raw: boolean): Database.Statement {
+    const key = `${raw ? 'r' : 'o'}:${sql}`;
+    let stmt = this.statements.get(key);
     if (!stmt) {
       stmt = this.db.prepare(sql);
-      if (this.browseCache.size > 200) this.browseCache.clear();
-      this.browseCache.set(sql, stmt);
+      if (raw) stmt.raw(true);
+      if (this.statements.size > 200) this.statements.clear();
+      this.statements.set(key, stmt);
     }
     return stmt;
   }
-}
-
-function queueOrder(a: StoredMessage, b: StoredMessage): number {
-  return b.priority - a.priority || a.lookupId - b.lookupId;
 }
 
 function hasFilter(filter: BrowseQuery['filter']): boolean {
