@@ -226,12 +226,12 @@ export class MessageStore {
     const scanLimit = fromEnd ? Math.min(limit, knownTotal - offset) : limit;
     const order = scanDescending ? 'priority ASC, lookup_id DESC' : 'priority DESC, lookup_id ASC';
     const ids = this.statement(
-      `SELECT lookup_id, 'main' FROM main.messages WHERE queue_id = ? AND status = 1
+      `SELECT lookup_id, 'main', priority FROM main.messages WHERE queue_id = ? AND status = 1
        UNION ALL
-       SELECT lookup_id, 'mem' FROM mem.messages WHERE queue_id = ? AND status = 1
+       SELECT lookup_id, 'mem', priority FROM mem.messages WHERE queue_id = ? AND status = 1
        ORDER BY ${order} LIMIT ? OFFSET ?`,
       true,
-    ).all(queueId, queueId, scanLimit, scanOffset) as [number, MessageTable][];
+    ).all(queueId, queueId, scanLimit, scanOffset) as [number, MessageTable, number][];
     if (fromEnd) ids.reverse();
     const cols = query.includeBody ? allColumns() : columnsWithoutBody();
     const rows = new Map<number, StoredMessage>();
