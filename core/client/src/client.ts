@@ -73,7 +73,7 @@ export class QkClient {
    * Connects to the service running on a data folder, through the service.json and token it writes there.
    * SERVICE_NOT_AVAILABLE "No service is running on DIR …" when there is none or it does not answer.
    */
-  static fromDataDir(dataDir: string, options: { transport?: ConnectOptions['transport'] } = {}): Promise<QkClient> {
+  static async fromDataDir(dataDir: string, options: { transport?: ConnectOptions['transport'] } = {}): Promise<QkClient> {
     const endpoint = readServiceEndpoint(dataDir);
     return QkClient.connect({ url: endpoint.url, token: endpoint.token, transport: options.transport, unreachableHint: endpoint.unreachableHint });
   }

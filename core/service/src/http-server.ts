@@ -15,6 +15,9 @@ import { attachWebSocket, type WebSocketChannel } from './websocket-server.js';
 /** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */
 export const HTTP_BODY_LIMIT = 16 * 1024 * 1024;
 
+/** How long a stop waits for requests in flight before cutting their connections. */
+const CLOSE_GRACE_MS = 2_000;
+
 /** How the HTTP server is started. */
 export interface HttpServerOptions {
   listen: ListenAddress;
@@ -92,7 +95,6 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     };
     reply.raw.once('close', onClose);
     const envelope = await host.call(op, request.body, { signal: aborter.signal });
-    if (aborter.signal.aborted) return reply;
     reply.raw.off('close', onClose);
     if (op === 'serviceStop' && envelope.ok) reply.raw.once('finish', () => host.requestStop());
     return reply
@@ -132,7 +134,10 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     websocket,
     consoleUrl: `${url}/#token=${options.token}`,
     close() {
-      closing ??= Promise.all([websocket.close(), app.close()]).then(() => undefined);
+      // Requests still open after a grace period (a peer that never reads its reply) must not hold up a stop.
+      const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
+      closing ??= Promise.all([websocket.close(), app.close()]).then(() => clearTimeout(force));
       return closing;
     },
   };
