@@ -1,0 +1,71 @@
+import { describe, expect, test } from 'vitest';
+import { parseQueueName, tryParseMessageId, parseCorrelationId, formatMessageId, messageClassName, formatClassCode, MessageClass, Acknowledgment } from '@qk/model';
+
+describe('path names (§3.2)', () => {
+  test('private, public, journal and system shorthands', () => {
+    expect(parseQueueName('.\\private$\\Orders')).toEqual({ computer: { by: 'local' }, target: { kind: 'private', name: 'Orders' }, journal: false });
+    expect(parseQueueName('HOST\\orders').target).toEqual({ kind: 'public', name: 'orders' });
+    expect(parseQueueName('.\\private$\\orders\\JOURNAL$').journal).toBe(true);
+    expect(parseQueueName('.\\deadletter$').target).toEqual({ kind: 'system', queue: 'DEADLETTER' });
+    expect(parseQueueName('.\\XACTDEADLETTER$').target).toEqual({ kind: 'system', queue: 'DEADXACT' });
+    expect(parseQueueName('.\\JOURNAL$').target).toEqual({ kind: 'system', queue: 'JOURNAL' });
+    expect(parseQueueName('.\\system$;DEADXACT').target).toEqual({ kind: 'system', queue: 'DEADXACT' });
+  });
+
+  test.each([
+    ['.\\private$\\', 'empty'],
+    [`.\\private$\\${'a'.repeat(125)}`, '124'],
+    ['.\\private$\\a;b', ';'],
+    ['.\\private$\\a+b', '+'],
+    ['.\\private$\\a,b', ','],
+    ['.\\private$\\a"b', '"'],
+    ['.\\private$\\a\\b', 'parts'],
+    ['.\\private$\\abc$', '$'],
+    ['orders', 'COMPUTER'],
+  ])('illegal name %s is refused with ILLEGAL_QUEUE_PATHNAME', (name) => {
+    expect(() => parseQueueName(name)).toThrow(expect.objectContaining({ code: 'ILLEGAL_QUEUE_PATHNAME' }));
+  });
+
+  test('a 124-character name is legal', () => {
+    expect(parseQueueName(`.\\private$\\${'a'.repeat(124)}`).target).toMatchObject({ kind: 'private' });
+  });
+});
+
+describe('format names (§3.3)', () => {
+  const guid = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+  test('DIRECT, PRIVATE, PUBLIC, MACHINE', () => {
+    expect(parseQueueName('DIRECT=OS:alpha\\private$\\q')).toEqual({ computer: { by: 'name', name: 'alpha' }, target: { kind: 'private', name: 'q' }, journal: false });
+    expect(parseQueueName('DIRECT=TCP:127.0.0.1\\q;JOURNAL').journal).toBe(true);
+    expect(parseQueueName(`PRIVATE=${guid}\\0000000a`).target).toEqual({ kind: 'privateNumber', number: 10 });
+    expect(parseQueueName(`MACHINE=${guid.toUpperCase()};DEADLETTER`)).toEqual({ computer: { by: 'guid', guid }, target: { kind: 'system', queue: 'DEADLETTER' }, journal: false });
+    expect(parseQueueName(`FORMATNAME:PUBLIC=${guid}`).target).toEqual({ kind: 'publicGuid', guid });
+  });
+
+  test('malformed format names are ILLEGAL_FORMATNAME', () => {
+    expect(() => parseQueueName('MACHINE=nope;JOURNAL')).toThrow(expect.objectContaining({ code: 'ILLEGAL_FORMATNAME' }));
+    expect(() => parseQueueName(`MACHINE=${guid}`)).toThrow(expect.objectContaining({ code: 'ILLEGAL_FORMATNAME' }));
+    expect(() => parseQueueName('DIRECT=OS:host')).toThrow(expect.objectContaining({ code: 'ILLEGAL_FORMATNAME' }));
+  });
+});
+
+describe('message IDs (§1.2) and classes (§2.1)', () => {
+  const guid = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
+  test('braced and brace-less forms parse to the same ID', () => {
+    expect(tryParseMessageId(`{${guid}}\\42`)).toEqual({ computerGuid: guid, sequence: 42 });
+    expect(tryParseMessageId(`${guid}\\42`)).toEqual({ computerGuid: guid, sequence: 42 });
+    expect(formatMessageId({ computerGuid: guid, sequence: 42 })).toBe(`{${guid}}\\42`);
+  });
+
+  test('R-V0a a correlation ID that is not 20 bytes is ILLEGAL_PROPERTY_SIZE', () => {
+    expect(() => parseCorrelationId('abcd')).toThrow(expect.objectContaining({ code: 'ILLEGAL_PROPERTY_SIZE' }));
+    expect(parseCorrelationId('00'.repeat(20))).toEqual({ computerGuid: '00000000-0000-0000-0000-000000000000', sequence: 0 });
+  });
+
+  test('receive NACKs have the SDK values, not the renumbered third-party ones', () => {
+    expect(MessageClass.NACK_Q_DELETED).toBe(49152);
+    expect(MessageClass.NACK_RECEIVE_REJECTED).toBe(49156);
+    expect(messageClassName(0xc002)).toBe('NACK_RECEIVE_TIMEOUT');
+    expect(formatClassCode(0xc002)).toBe('0xC002');
+    expect(Acknowledgment.FULL_RECEIVE).toBe(0x0e);
+  });
+});

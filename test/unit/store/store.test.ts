@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, expect, test } from 'vitest';
+import { LATEST_SCHEMA_VERSION, Store, STORE_FILE } from '@qk/store';
+
+const dirs: string[] = [];
+const tempDir = (): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qk-store-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+test('a new store is created at the latest schema version in WAL mode', () => {
+  const dir = tempDir();
+  Store.open(dir).close();
+  const db = new Database(path.join(dir, STORE_FILE));
+  expect(db.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION);
+  expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+  db.close();
+});
+
+test('a store from a newer version is refused and left untouched', () => {
+  const dir = tempDir();
+  Store.open(dir).close();
+  const file = path.join(dir, STORE_FILE);
+  const db = new Database(file);
+  db.pragma(`user_version = ${LATEST_SCHEMA_VERSION + 1}`);
+  db.close();
+  const before = fs.readFileSync(file);
+  expect(() => Store.open(dir)).toThrow(expect.objectContaining({ code: 'STORE_VERSION_TOO_NEW' }));
+  expect(fs.readFileSync(file).equals(before)).toBe(true);
+});
+
+test('a file that is not a SQLite database is refused as corrupt', () => {
+  const dir = tempDir();
+  fs.writeFileSync(path.join(dir, STORE_FILE), 'this is not a database, just some text that is long enough to matter'.repeat(100));
+  expect(() => Store.open(dir)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
+});
+
+test('a foreign SQLite database is refused, not rewritten', () => {
+  const dir = tempDir();
+  const db = new Database(path.join(dir, STORE_FILE));
+  db.exec('CREATE TABLE customers (id INTEGER PRIMARY KEY)');
+  db.close();
+  expect(() => Store.open(dir)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
+});
