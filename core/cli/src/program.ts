@@ -22,7 +22,7 @@ Exit codes: 0 success, 1 the operation failed, 2 the command line is wrong, 3 no
 `;
 
 /** Builds the program; output goes to `io`, errors are thrown (exitOverride) for runCli to map to exit codes. */
-export function buildProgram(io: CliIo): Command {
+export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Command {
   const program = new Command('qk')
     .description('Queuekeeper: message queuing with the semantics of Microsoft Message Queuing')
     .version(cliVersion, '-V, --version')
@@ -33,7 +33,8 @@ export function buildProgram(io: CliIo): Command {
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout(text),
-      writeErr: (text) => io.stderr(text),
+      // With --json, stderr carries exactly one error document: commander's own usage text would spoil it.
+      writeErr: (text) => (options.json ? undefined : io.stderr(text)),
       // runCli prints errors itself (as JSON with --json).
       outputError: () => undefined,
     })

@@ -17,7 +17,7 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     io.stderr(json ? `${JSON.stringify(doc)}\n` : `qk: ${doc.error.code === 'INVALID_PARAMETER' && exitCode === ExitCode.USAGE ? '' : `${doc.error.code}: `}${doc.error.message}\n`);
     return exitCode;
   };
-  const program = buildProgram(io);
+  const program = buildProgram(io, { json });
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
     return ExitCode.USAGE;

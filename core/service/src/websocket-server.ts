@@ -2,6 +2,7 @@
  * The WebSocket channel on `/api/v1/ws`: many `call` frames in flight at once, results in whatever order
  * they finish (how applications keep many sends/receives going), and `event` frames for subscribers.
  */
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -83,6 +84,8 @@ export function attachWebSocket(server: Server, host: ServiceHost, token: string
 
 function serveConnection(ws: WebSocket, host: ServiceHost, connectionId: string): void {
   const aborter = new AbortController();
+  // Every waiting receive of the connection listens on this one signal; hundreds in flight is normal use.
+  setMaxListeners(0, aborter.signal);
   let unsubscribe: (() => void) | undefined;
   (ws as WebSocket & { qkAlive?: boolean }).qkAlive = true;
   ws.on('pong', () => {
