@@ -24,11 +24,15 @@ export function findConsoleDir(): string | undefined {
   return undefined;
 }
 
-/** The Content-Security-Policy of every console page; `wsOrigin` is the service's own WebSocket origin. */
-export function consoleCsp(wsOrigin: string): string {
+/**
+ * The Content-Security-Policy of every console page; `connectSrc` is where its scripts may connect: the
+ * service's own WebSocket origin, or (for the full console, which can "connect to another computer") any
+ * http/ws origin — those still need that service's token.
+ */
+export function consoleCsp(connectSrc: string): string {
   return [
     "default-src 'self'",
-    `connect-src 'self' ${wsOrigin}`,
+    `connect-src 'self' ${connectSrc}`,
     "img-src 'self' data:",
     "style-src 'self' 'unsafe-inline'",
     "script-src 'self'",
@@ -42,10 +46,10 @@ export function consoleCsp(wsOrigin: string): string {
 
 const HOST_HEADER_RE = /^[A-Za-z0-9.\-[\]:]+$/;
 
-function securityHeaders(request: FastifyRequest, reply: FastifyReply, fallbackHost: string): void {
+function securityHeaders(request: FastifyRequest, reply: FastifyReply, fallbackHost: string, anyService: boolean): void {
   const hostHeader = request.headers.host;
   const host = hostHeader && HOST_HEADER_RE.test(hostHeader) ? hostHeader : fallbackHost;
-  reply.header('content-security-policy', consoleCsp(`ws://${host}`));
+  reply.header('content-security-policy', consoleCsp(anyService ? 'http: https: ws: wss:' : `ws://${host}`));
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'no-referrer');
   reply.header('x-frame-options', 'DENY');
@@ -55,7 +59,7 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply, fallbackH
 /** Serves the console (or the fallback page) at `/`, every response with the CSP. */
 export async function registerConsole(app: FastifyInstance, options: { consoleDir: string | undefined; hostForCsp: () => string }): Promise<void> {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.url.startsWith('/api/')) securityHeaders(request, reply, options.hostForCsp());
+    if (!request.url.startsWith('/api/')) securityHeaders(request, reply, options.hostForCsp(), options.consoleDir !== undefined);
     return payload;
   });
   if (options.consoleDir) {

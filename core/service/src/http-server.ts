@@ -76,6 +76,21 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     return reply.code(httpStatusFor(body.code)).send(errorEnvelope(body));
   });
 
+  // CORS: a console served by one service may administer another ("connect to another computer"). Safe with
+  // `*` because every call needs the bearer token, which a foreign page does not have (no cookies are used).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith(`${API_PREFIX}/`)) return;
+    reply.header('access-control-allow-origin', '*');
+    if (request.method === 'OPTIONS') {
+      return reply
+        .code(204)
+        .header('access-control-allow-methods', 'POST')
+        .header('access-control-allow-headers', 'authorization, content-type')
+        .header('access-control-max-age', '600')
+        .send();
+    }
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith(`${API_PREFIX}/`)) return;
     if (!tokenMatches(bearerToken(request.headers.authorization), options.token)) {

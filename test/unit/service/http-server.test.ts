@@ -159,6 +159,18 @@ describe('HTTP + WebSocket server over the real engine', () => {
     expect(await script.text()).toContain("call('queueList')");
   });
 
+  it('answers CORS preflights without a token so a console elsewhere can call with one', async () => {
+    const preflight = await fetch(`${server.url}/api/v1/queueList`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://10.1.2.3:8185', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const refused = await fetch(`${server.url}/api/v1/queueList`, { method: 'POST', headers: { origin: 'http://10.1.2.3:8185' } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
   it('calls the stop listener only after the serviceStop reply is sent', async () => {
     const before = stopRequests;
     expect(await post(server.url, 'serviceStop', {}, TOKEN)).toMatchObject({ status: 200, body: { ok: true, value: {} } });
@@ -178,7 +190,10 @@ describe('console static build', () => {
     try {
       const page = await fetch(`${server.url}/`);
       expect(await page.text()).toContain('<title>console</title>');
-      expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'self'");
+      // The full console may connect to other computers' services.
+      expect(csp).toContain("connect-src 'self' http: https: ws: wss:");
     } finally {
       await server.close();
       await host.close();
