@@ -1,12 +1,12 @@
 /** Message properties: General, Queues, Sender, Body, Acknowledgments — MSMQ's sheet plus the ack links. */
 import { useMemo, useState } from 'react';
-import { isAcknowledgmentClass, type MessageInfo } from '@qk/model';
+import type { MessageInfo } from '@qk/model';
 import { base64ToBytes, bodyKind, hexDump, prettyBody } from '../format/body-view.js';
 import { formatBytes, formatDuration, formatTime } from '../format/format.js';
 import { classLabel, classMeaning, classTone } from '../format/message-class.js';
 import type { MessageLocation } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
-import { listNodeFor } from '../store/details-slice.js';
+import { isAcknowledgmentMessage, listNodeFor } from '../store/details-slice.js';
 import { nodeCaption, parseNodeId } from '../tree/tree-model.js';
 import { DialogShell, Field } from './DialogShell.js';
 
@@ -30,7 +30,7 @@ function ClassText({ code }: { code: number }) {
   );
 }
 
-function General({ m }: { m: MessageInfo }) {
+function General({ m, deadLetter }: { m: MessageInfo; deadLetter: boolean }) {
   const now = Date.now();
   return (
     <>
@@ -46,6 +46,7 @@ function General({ m }: { m: MessageInfo }) {
       <Field label="">
         <span className="class-meaning">{classMeaning(m.classCode)}</span>
       </Field>
+      {deadLetter && <Field label="Dead letter">This message was moved to the dead-letter queue for the reason its class gives; Resend to destination sends it on again.</Field>}
       <Field label="Sent">
         <span title={m.sentTime}>{formatTime(m.sentTime)}</span>
       </Field>
@@ -151,7 +152,7 @@ function LocationList({ computer, locations, empty }: { computer: string; locati
 function Acknowledgments({ m }: { m: MessageInfo }) {
   const details = useAppStore((s) => s.details);
   if (!details) return null;
-  if (isAcknowledgmentClass(m.classCode)) {
+  if (isAcknowledgmentMessage(m, details.path)) {
     return (
       <>
         <p>
@@ -194,9 +195,9 @@ export function MessagePropertiesDialog() {
       title={`${m.label || 'Message'} Properties`}
       onClose={close}
       width={640}
-      initialTab={isAcknowledgmentClass(m.classCode) ? 'acks' : 'general'}
+      initialTab={isAcknowledgmentMessage(m, details?.path ?? '') ? 'acks' : 'general'}
       tabs={[
-        { id: 'general', label: 'General', render: () => <General m={m} /> },
+        { id: 'general', label: 'General', render: () => <General m={m} deadLetter={(m.classCode & 0x8000) !== 0 && !isAcknowledgmentMessage(m, details?.path ?? '')} /> },
         { id: 'queues', label: 'Queues', render: () => <Queues m={m} /> },
         { id: 'sender', label: 'Sender', render: () => <Sender m={m} /> },
         { id: 'body', label: 'Body', render: () => <Body m={m} /> },

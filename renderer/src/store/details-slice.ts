@@ -5,6 +5,18 @@ import { classifyQueue, nodeId } from '../tree/tree-model.js';
 import { samePath, type SliceCreator } from './shared.js';
 import type { DetailsSlice } from './types.js';
 
+/**
+ * Whether a message is an acknowledgment (generated for an original, which its correlation ID names)
+ * rather than an original. A dead letter keeps the NACK class that says why it was dead-lettered, but
+ * it is the original itself (R-D: dead letters keep their ID and body), so in a dead-letter queue a
+ * NACK class does not make an acknowledgment.
+ */
+export function isAcknowledgmentMessage(message: { classCode: number }, path: string): boolean {
+  if (!isAcknowledgmentClass(message.classCode)) return false;
+  const where = classifyQueue({ path, formatName: '', type: 'system' } as Parameters<typeof classifyQueue>[0]);
+  return !(where.group === 'system' && where.kind !== 'JOURNAL');
+}
+
 /** The tree node that lists a queue path: its Queue messages, Journal messages, or the system queue. */
 export function listNodeFor(computer: string, path: string): string {
   const system = classifyQueue({ path, formatName: '', type: 'system' } as Parameters<typeof classifyQueue>[0]);
@@ -37,7 +49,7 @@ export const createDetailsSlice: SliceCreator<DetailsSlice> = (set, get, ctx) =>
         const message = await client.messageGet({ path, lookupId });
         if (seq !== requestSeq) return;
         set({ details: { computer, path, message, acknowledgments: null, originals: null, error: null } });
-        if (isAcknowledgmentClass(message.classCode)) {
+        if (isAcknowledgmentMessage(message, path)) {
           const originals = message.correlationId ? await client.messageFind({ id: message.correlationId }) : [];
           if (seq !== requestSeq) return;
           set((s) => ({ details: s.details && { ...s.details, originals } }));

@@ -1,0 +1,64 @@
+/** Playwright fixtures: a real service per test and the console opened on it in Chromium. */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test as base, type Locator, type Page } from '@playwright/test';
+import { startService, type RunningService } from './service.js';
+
+const screenshots = fileURLToPath(new URL('../../../docs/screenshots', import.meta.url));
+
+/** Fixtures of every console spec. */
+export const test = base.extend<{ service: RunningService; consolePage: Page }>({
+  service: async ({}, use) => {
+    const service = await startService();
+    await use(service);
+    await service.stop();
+  },
+  consolePage: async ({ page, service }, use) => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(service.consoleUrl);
+    await expect(page.getByRole('tree', { name: 'Console tree' })).toBeVisible();
+    await expect(treeItem(page, `${service.name} (this computer)`)).toBeVisible();
+    await use(page);
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  },
+});
+
+export { expect };
+
+/** A tree node by its label (exact, ignoring the count beside it). */
+export function treeItem(page: Page, label: string): Locator {
+  return page.getByRole('treeitem').filter({ has: page.locator('.tree-label', { hasText: new RegExp(`^${escape(label)}$`) }) });
+}
+
+/** The message grid of the result pane. */
+export function messageGrid(page: Page): Locator {
+  return page.locator('.message-grid');
+}
+
+/** An action of the Actions pane by its id. */
+export function action(page: Page, id: string): Locator {
+  return page.locator(`.actions-pane [data-action="${id}"]`);
+}
+
+/** Expands nodes of the tree by label, in order (clicking the twisty only when collapsed). */
+export async function expandPath(page: Page, labels: string[]): Promise<void> {
+  for (const label of labels) {
+    const node = treeItem(page, label);
+    // A folder becomes expandable only once its queues are listed (they may still be on their way).
+    await expect(node).toHaveAttribute('aria-expanded', /true|false/);
+    if ((await node.getAttribute('aria-expanded')) === 'false') await node.locator('.twisty').click();
+    await expect(node).toHaveAttribute('aria-expanded', 'true');
+  }
+}
+
+/** Saves a screenshot of the main views into docs/screenshots (looked at before committing). */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, `${name}.png`) });
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
