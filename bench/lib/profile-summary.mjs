@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Summarizes a V8 .cpuprofile (from `node --cpu-prof`): where the time went, by function (self and total)
+// and by file. Usage: node bench/lib/profile-summary.mjs FILE.cpuprofile [--top N] [--filter TEXT]
+import { readFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+const file = args.find((a) => !a.startsWith('--'));
+const top = Number(args[args.indexOf('--top') + 1]) || 25;
+const filter = args.includes('--filter') ? args[args.indexOf('--filter') + 1] : null;
+if (!file) {
+  console.error('usage: node bench/lib/profile-summary.mjs FILE.cpuprofile [--top N] [--filter TEXT]');
+  process.exit(2);
+}
+const profile = JSON.parse(readFileSync(file, 'utf8'));
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+
+// Self time per node from the sample deltas.
+const self = new Map();
+profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+const totalMs = [...self.values()].reduce((a, b) => a + b, 0);
+
+const short = (url) => url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'nm:').replace(/.*\/work\/main\//, '');
+const key = (n) => `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+
+const selfBy = new Map();
+const totalBy = new Map();
+const fileBy = new Map();
+for (const [id, ms] of self) {
+  const n = nodes.get(id);
+  selfBy.set(key(n), (selfBy.get(key(n)) ?? 0) + ms);
+  const f = short(n.callFrame.url) || `(${n.callFrame.functionName})`;
+  fileBy.set(f, (fileBy.get(f) ?? 0) + ms);
+  // Inclusive: every distinct frame on the stack gets the sample once.
+  const seen = new Set();
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+    const k = key(nodes.get(cur));
+    if (seen.has(k)) continue;
+    seen.add(k);
+    totalBy.set(k, (totalBy.get(k) ?? 0) + ms);
+  }
+}
+const show = (title, map) => {
+  console.log(`\n${title}`);
+  [...map.entries()]
+    .filter(([k]) => !filter || k.includes(filter))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .forEach(([k, ms]) => console.log(`${ms.toFixed(0).padStart(8)} ms ${((ms / totalMs) * 100).toFixed(1).padStart(5)}%  ${k}`));
+};
+console.log(`${file}: ${totalMs.toFixed(0)} ms sampled`);
+show('self time by function', selfBy);
+show('total time by function (inclusive)', totalBy);
+show('self time by file', fileBy);
