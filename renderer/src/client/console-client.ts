@@ -9,6 +9,8 @@ export type ConsoleClient = ApiClient & {
   subscribe(listener: EventListener): Unsubscribe;
   /** Releases sockets; a closed client rejects further calls. */
   close(): void;
+  /** Told when the event stream drops (false) and comes back (true); events in between are lost. */
+  onConnectionChange?(listener: (connected: boolean) => void): Unsubscribe;
 };
 
 /** A failed operation with the service's stable error code, as it appears to the user. */

@@ -14,8 +14,12 @@ export interface HttpClientOptions {
   /** Injected in unit tests. */
   WebSocketImpl?: typeof WebSocket;
   fetchImpl?: typeof fetch;
-  /** Told when the event socket opens (true) or drops (false). */
-  onConnectionChange?: (connected: boolean) => void;
+  /**
+   * `http`: calls are `POST /api/v1/<op>` and the socket carries only events (same-origin browser mode,
+   * where a dropped socket cannot fail a call). `ws`: calls go on the socket too (a remote service, which
+   * would need CORS for fetch). Default: http for the page's own origin, ws otherwise.
+   */
+  calls?: 'http' | 'ws';
 }
 
 interface Pending {
@@ -32,6 +36,11 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
   const WS = options.WebSocketImpl ?? globalThis.WebSocket;
   const doFetch = options.fetchImpl ?? globalThis.fetch.bind(globalThis);
   const listeners = new Set<EventListener>();
+  const connectionListeners = new Set<(connected: boolean) => void>();
+  const notifyConnection = (connected: boolean) => {
+    for (const listener of [...connectionListeners]) listener(connected);
+  };
+  const callsOverSocket = (options.calls ?? (globalThis.location?.origin === base ? 'http' : 'ws')) === 'ws';
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let socket: WebSocket | null = null;
@@ -58,7 +67,7 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
       open = true;
       reconnectDelay = RECONNECT_MIN_MS;
       if (listeners.size > 0) ws.send(JSON.stringify({ type: 'subscribe' }));
-      options.onConnectionChange?.(true);
+      notifyConnection(true);
       settleWaiters(true);
     };
     ws.onmessage = (message) => onFrame(String(message.data));
@@ -71,7 +80,7 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
         call.reject(new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service was lost during the call.' }));
       }
       settleWaiters(false);
-      if (wasOpen) options.onConnectionChange?.(false);
+      if (wasOpen) notifyConnection(false);
       scheduleReconnect();
     };
     ws.onerror = () => {
@@ -148,7 +157,7 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
 
   async function call(op: OperationName, input: unknown): Promise<unknown> {
     if (closed) throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service is closed.' });
-    if (await socketReady()) {
+    if (callsOverSocket && (await socketReady())) {
       const ws = socket;
       if (ws && open) {
         const id = nextId++;
@@ -174,9 +183,16 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
         listeners.delete(listener);
       };
     },
+    onConnectionChange(listener) {
+      connectionListeners.add(listener);
+      return () => {
+        connectionListeners.delete(listener);
+      };
+    },
     close() {
       closed = true;
       listeners.clear();
+      connectionListeners.clear();
       if (reconnectTimer) clearTimeout(reconnectTimer);
       socket?.close();
       socket = null;

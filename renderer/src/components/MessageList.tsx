@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 
 import type { MessageInfo } from '@qk/model';
 import { buildActions, confirmDeleteSelected, openSelectedProperties } from '../commands/actions.js';
 import { columnMeta, messageColumns } from '../list/message-columns.js';
-import { useScaledVirtualizer } from '../list/use-scaled-virtualizer.js';
+import { useRowWindow } from '../list/use-row-window.js';
 import { defaultSort } from '../store/list-slice.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { useContextMenu } from './ContextMenu.js';
@@ -33,10 +33,7 @@ export function MessageList({ caption }: { caption: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const openMenu = useContextMenu();
   const count = total ?? 0;
-  const { virtualizer, contentHeight, rowTop } = useScaledVirtualizer(count, ROW_HEIGHT, HEADER_HEIGHT, scrollRef);
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
+  const { rows: items, first, last, contentHeight, pageRows, scrollToIndex } = useRowWindow(count, ROW_HEIGHT, HEADER_HEIGHT, scrollRef);
 
   // Back to the top when the list shows another queue, sort or filter (a new view, not a refresh).
   const viewKey = `${target?.computer}|${target?.path}|${sort.column}|${sort.descending}|${JSON.stringify(store.getState().filter)}`;
@@ -81,13 +78,12 @@ export function MessageList({ caption }: { caption: string }) {
     const clamped = Math.max(0, Math.min(count - 1, index));
     if (mode === 'focus') store.setState({ focusIndex: clamped });
     else store.getState().selectIndex(clamped, mode);
-    virtualizer.scrollToIndex(clamped, { align: 'auto' });
+    scrollToIndex(clamped);
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (count === 0) return;
     const current = focusIndex ?? -1;
-    const pageRows = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 400) - HEADER_HEIGHT) / ROW_HEIGHT) - 1);
     const mode = event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'focus' : 'replace';
     switch (event.key) {
       case 'ArrowDown':
@@ -97,10 +93,10 @@ export function MessageList({ caption }: { caption: string }) {
         focusRow(current - 1, mode);
         break;
       case 'PageDown':
-        focusRow(current + pageRows, mode);
+        focusRow(current + pageRows - 1, mode);
         break;
       case 'PageUp':
-        focusRow(current - pageRows, mode);
+        focusRow(current - pageRows + 1, mode);
         break;
       case 'Home':
         focusRow(0, mode);
@@ -207,7 +203,7 @@ export function MessageList({ caption }: { caption: string }) {
                 aria-rowindex={item.index + 2}
                 aria-selected={selected}
                 className={`grid-row${selected ? ' selected' : ''}${item.index === focusIndex ? ' focused' : ''}${item.index % 2 ? ' odd' : ''}`}
-                style={{ transform: `translateY(${rowTop(item.start)}px)`, height: ROW_HEIGHT }}
+                style={{ transform: `translateY(${item.top}px)`, height: ROW_HEIGHT }}
                 onMouseDown={(e) => onRowMouseDown(e, item.index)}
                 onDoubleClick={() => openSelectedProperties(store)}
               >

@@ -19,7 +19,7 @@ export function StatusBar() {
       <span className="status-item">{computer ? `${computer.name}${computer.connected ? '' : ' (not connected)'}` : 'Connecting…'}</span>
       {status && (
         <>
-          <span className="status-item">{formatCount(queueCount)} queues</span>
+          <span className="status-item">{formatCount(queueCount)} {queueCount === 1 ? 'queue' : 'queues'}</span>
           <span className="status-item" title="Storage used against MachineQuota">
             {formatKB(status.machineQuotaUsedKB)}
             {machineQuota !== null ? ` of ${formatKB(machineQuota)} (MachineQuota, ${formatPercent(status.machineQuotaUsedKB / machineQuota)})` : ''}

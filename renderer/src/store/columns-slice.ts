@@ -3,8 +3,8 @@ import type { SliceCreator } from './shared.js';
 
 const COLUMNS_KEY = 'queuekeeper.messageColumns';
 
-/** Default message columns: MSMQ's (Label, Priority, Class, Size, Message ID) plus lookup ID and arrival. */
-export const defaultMessageColumns = ['label', 'priority', 'class', 'size', 'id', 'lookupId', 'arrivedTime'];
+/** Default message columns: MSMQ's (Label, Priority, Class, Size, Message ID) plus arrival and lookup ID; the long ID last. */
+export const defaultMessageColumns = ['label', 'priority', 'class', 'size', 'arrivedTime', 'lookupId', 'id'];
 
 export interface ColumnsSlice {
   /** Visible column ids in display order. */

@@ -20,10 +20,18 @@ function subscribe(ctx: StoreContext, get: GetState, computer: string): void {
   }
   subs.get(computer)?.();
   const client = ctx.clientFor(computer);
-  subs.set(
-    computer,
-    client.subscribe((event: QkEvent) => routeEvent(get, computer, event)),
-  );
+  const offEvents = client.subscribe((event: QkEvent) => routeEvent(get, computer, event));
+  let dropped = false;
+  const offConnection = client.onConnectionChange?.((connected) => {
+    get().markConnected(computer, connected);
+    // Events were lost while the stream was down: reload what they would have told us.
+    if (connected && dropped) void get().refreshComputer(computer);
+    dropped = !connected;
+  });
+  subs.set(computer, () => {
+    offEvents();
+    offConnection?.();
+  });
 }
 
 export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get, ctx) => ({
@@ -88,6 +96,16 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get, c
       set((s) => ({ computers: s.computers.map((c) => (c.key === key ? { ...c, connected: false } : c)) }));
       get().reportError(`Connect to ${get().computers.find((c) => c.key === key)?.name ?? key}`, error);
     }
+  },
+
+  markConnected(key, connected) {
+    if (get().computers.find((c) => c.key === key)?.connected === connected) return;
+    set((s) => ({ computers: s.computers.map((c) => (c.key === key ? { ...c, connected } : c)) }));
+  },
+
+  async refreshComputer(key) {
+    await loadComputer(get, key);
+    if (get().target?.computer === key) get().invalidateList();
   },
 
   async refreshAll() {

@@ -23,7 +23,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     const target = get().target;
     if (!target) return null;
     const client = ctx.clientFor(target.computer);
-    const job = await get().runJob(`Delete messages from ${target.path}`, async (job) => {
+    const job = await get().runJob("Delete messages", async (job) => {
       const ids = await get().resolveSelection(job.signal);
       job.setTotal(ids.length);
       let deleted = 0;
@@ -69,7 +69,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     const target = get().target;
     if (!target) return null;
     const client = ctx.clientFor(target.computer);
-    const job = await get().runJob(`Resend dead letters from ${target.path}`, async (job) => {
+    const job = await get().runJob("Resend dead letters", async (job) => {
       // The selection, or every message when nothing is selected (the "resend all" case).
       const wanted = get().selectedCount() > 0 ? new Set(await get().resolveSelection(job.signal)) : null;
       const byDestination = new Map<string, number[]>();
@@ -117,7 +117,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     const client = ctx.clientFor(target.computer);
     const computer = get().computers.find((c) => c.key === target.computer)?.name ?? target.computer;
     let messages: MessageInfo[] = [];
-    const job = await get().runJob(`Export messages from ${target.path}`, async (job) => {
+    const job = await get().runJob("Export messages", async (job) => {
       const ids = await get().resolveSelection(job.signal);
       job.setTotal(ids.length);
       const out: MessageInfo[] = new Array(ids.length);

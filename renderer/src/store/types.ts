@@ -32,6 +32,9 @@ export interface ConnectionSlice {
   connectComputer(url: string, token: string): Promise<void>;
   disconnectComputer(key: string): void;
   refreshStatus(key: string): Promise<void>;
+  markConnected(key: string, connected: boolean): void;
+  /** Reloads one computer's queues, status, settings (and its open list). */
+  refreshComputer(key: string): Promise<void>;
   /** F5: queues, status, settings and the open list, for every computer. */
   refreshAll(): Promise<void>;
   reportError(where: string, error: unknown): void;
