@@ -68,6 +68,7 @@ function removeStaleChunks(outdir, metafile) {
 }
 
 let built = 0;
+const failed = [];
 for (const job of jobs) {
   if (!existsSync(at(job.entry))) {
     if (job.name === 'cli') throw new Error(`${job.entry} is missing`);
@@ -78,11 +79,13 @@ for (const job of jobs) {
     const result = await build({ ...common, ...job.options, entryPoints: [at(job.entry)], metafile: true });
     if (job.options.splitting) removeStaleChunks(job.options.outdir, result.metafile);
   } catch {
-    // esbuild has printed the errors with their locations already.
+    // esbuild has printed the errors with their locations already; build the other bundles, fail at the end.
     console.error(`esbuild: ${job.name} failed`);
-    process.exit(1);
+    failed.push(job.name);
+    continue;
   }
   console.log(`built ${job.name}: ${job.output ?? job.options.outfile.slice(root.length + 1)} (${Date.now() - started} ms)`);
   built++;
 }
-console.log(`esbuild: ${built} bundle${built === 1 ? '' : 's'}`);
+console.log(`esbuild: ${built} bundle${built === 1 ? '' : 's'}${failed.length ? `, failed: ${failed.join(', ')}` : ''}`);
+if (failed.length) process.exitCode = 1;

@@ -1,17 +1,16 @@
 /** The typed Queuekeeper client: one method per operation of the contract, over HTTP or WebSocket. */
-import {
-  operationNames,
-  type ApiClient,
-  type OperationInput,
-  type OperationName,
-  type OperationOutput,
-  type QkEvent,
-  type Unsubscribe,
-} from '@qk/api';
+import type { ApiClient, OperationInput, OperationName, OperationOutput, QkEvent, Unsubscribe } from '@qk/api';
+import { OPERATION_NAMES } from './contract.js';
 import { readServiceEndpoint } from './data-dir.js';
 import { HttpTransport } from './http-transport.js';
 import { normalizeUrl, type Transport } from './transport.js';
-import { WebSocketTransport } from './websocket-transport.js';
+import type { WebSocketTransport } from './websocket-transport.js';
+
+/** Loaded on first use (with ws and the frame schemas): a one-shot HTTP caller never pays for it. */
+async function openWebSocket(url: string, token: string, unreachableHint: string | undefined): Promise<WebSocketTransport> {
+  const { WebSocketTransport: Transport } = await import('./websocket-transport.js');
+  return Transport.open(url, token, { unreachableHint });
+}
 
 /** How to reach a service. */
 export interface ConnectOptions {
@@ -45,15 +44,15 @@ export class QkClient {
   #events: Promise<WebSocketTransport> | undefined;
   #closed = false;
 
-  private constructor(url: string, token: string, transport: Transport, kind: 'http' | 'ws', unreachableHint: string | undefined) {
+  private constructor(url: string, token: string, transport: Transport, events: WebSocketTransport | undefined, unreachableHint: string | undefined) {
     this.url = url;
     this.#token = token;
     this.#transport = transport;
-    this.transportKind = kind;
+    this.transportKind = events ? 'ws' : 'http';
     this.#unreachableHint = unreachableHint;
-    if (transport instanceof WebSocketTransport) this.#events = Promise.resolve(transport);
+    if (events) this.#events = Promise.resolve(events);
     const self = this as unknown as Record<string, (input?: unknown) => Promise<unknown>>;
-    for (const name of operationNames) {
+    for (const name of OPERATION_NAMES) {
       self[name] = (input?: unknown) => this.#transport.call(name, input ?? {});
     }
   }
@@ -61,12 +60,12 @@ export class QkClient {
   /** Connects to a service by URL and token. For `ws` the connection is opened (and checked) before this resolves. */
   static async connect(options: ConnectOptions): Promise<QkClient> {
     const url = normalizeUrl(options.url);
-    const kind = options.transport ?? 'http';
-    const transport =
-      kind === 'ws'
-        ? await WebSocketTransport.open(url, options.token, { unreachableHint: options.unreachableHint })
-        : new HttpTransport(url, options.token, { unreachableHint: options.unreachableHint });
-    return new QkClient(url, options.token, transport, kind, options.unreachableHint);
+    if (options.transport === 'ws') {
+      const socket = await openWebSocket(url, options.token, options.unreachableHint);
+      return new QkClient(url, options.token, socket, socket, options.unreachableHint);
+    }
+    const http = new HttpTransport(url, options.token, { unreachableHint: options.unreachableHint });
+    return new QkClient(url, options.token, http, undefined, options.unreachableHint);
   }
 
   /**
@@ -85,7 +84,7 @@ export class QkClient {
 
   /** Receives every event of the service (queue counters, arrivals, removals, settings, restarts). */
   subscribe(listener: (event: QkEvent) => void): Unsubscribe {
-    this.#events ??= WebSocketTransport.open(this.url, this.#token, { unreachableHint: this.#unreachableHint });
+    this.#events ??= openWebSocket(this.url, this.#token, this.#unreachableHint);
     let dispose: (() => void) | undefined;
     let cancelled = false;
     this.#events.then(

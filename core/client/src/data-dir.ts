@@ -1,8 +1,9 @@
 /** Finding the service that runs on a data folder, through the files it writes there. */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { SERVICE_FILE, serviceFileSchema, TOKEN_FILE, type ServiceFile } from '@qk/api';
+import type { ServiceFile } from '@qk/api';
 import { QkError } from '@qk/model';
+import { isServiceFile, SERVICE_FILE, TOKEN_FILE } from './contract.js';
 
 /** Where and how to reach the service of a data folder. */
 export interface ServiceEndpoint {
@@ -29,7 +30,9 @@ export function readServiceEndpoint(dataDir: string): ServiceEndpoint {
     new QkError('SERVICE_NOT_AVAILABLE', `No service is running on ${dir} (${why}); start one with: qk service start --data ${dir}`);
   let service: ServiceFile;
   try {
-    service = serviceFileSchema.parse(JSON.parse(readFileSync(join(dir, SERVICE_FILE), 'utf8')));
+    const parsed: unknown = JSON.parse(readFileSync(join(dir, SERVICE_FILE), 'utf8'));
+    if (!isServiceFile(parsed)) throw new Error('not a service file');
+    service = parsed;
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw notRunning(missing ? `no ${SERVICE_FILE}` : `${SERVICE_FILE} is unreadable`);

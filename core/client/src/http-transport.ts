@@ -1,6 +1,6 @@
 /** Calls over plain HTTP: `POST /api/v1/<op>` with the bearer token, through the global fetch. */
-import { API_PREFIX } from '@qk/api';
 import { QkError } from '@qk/model';
+import { API_PREFIX } from './contract.js';
 import { isEnvelope, unreachable, unwrap, type Transport } from './transport.js';
 
 /**

@@ -2,6 +2,6 @@
 export { QkClient, type ConnectOptions, type CallOptions } from './client.js';
 export { readServiceEndpoint, type ServiceEndpoint } from './data-dir.js';
 export { HttpTransport, LONG_POLL_ROUND_MS } from './http-transport.js';
-export { WebSocketTransport, websocketUrl } from './websocket-transport.js';
+export { API_PREFIX, WEBSOCKET_PATH, SERVICE_FILE, TOKEN_FILE, OPERATION_NAMES } from './contract.js';
 export type { Transport } from './transport.js';
 export { QkError, isQkError } from '@qk/model';

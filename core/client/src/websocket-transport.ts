@@ -43,7 +43,6 @@ export class WebSocketTransport implements Transport {
   /** Opens the connection; rejects with UNAUTHORIZED for a wrong token, SERVICE_NOT_AVAILABLE when nobody answers. */
   static async open(url: string, token: string, options: { unreachableHint?: string | undefined } = {}): Promise<WebSocketTransport> {
     const hint = options.unreachableHint ?? `No Queuekeeper service is answering at ${url}`;
-    // Loaded on first use: one-shot HTTP callers (the CLI) never pay for it.
     const { default: WebSocketClass } = await import('ws');
     return new Promise((resolve, reject) => {
       const ws = new WebSocketClass(websocketUrl(url), { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });

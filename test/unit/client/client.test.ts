@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QkEvent } from '@qk/api';
-import { QkClient, QkError } from '@qk/client';
+import { HttpTransport, QkClient, QkError } from '@qk/client';
 import { runService, type RunningService } from '@qk/service';
 import { tempDataDir } from '../service/helpers.js';
 
@@ -113,6 +113,21 @@ describe('QkClient against a real service', () => {
     setTimeout(() => aborter.abort(), 100);
     await expect(pending).rejects.toMatchObject({ code: 'OPERATION_CANCELLED' });
     await client.close();
+  });
+
+  it('splits a long HTTP wait into rounds, still timing out at the end and still taking a late message', async () => {
+    const setup = await QkClient.connect({ url: service.url, token: service.token });
+    const path = '.\\private$\\client-rounds';
+    await setup.queueCreate({ path });
+    const transport = new HttpTransport(service.url, service.token, { longPollRoundMs: 200 });
+    const started = Date.now();
+    await expect(transport.call('receive', { path, timeoutMs: 700 })).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(650);
+    const late = transport.call('receive', { path, timeoutMs: 5_000 });
+    await new Promise((r) => setTimeout(r, 500));
+    await setup.send({ path, message: { body: 'late' } });
+    expect(await late).toMatchObject({ body: 'late' });
+    await setup.close();
   });
 
   it('refuses a wrong token: UNAUTHORIZED over HTTP and over WebSocket', async () => {

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { SERVICE_FILE } from '@qk/api';
+import { SERVICE_FILE } from '@qk/client';
 import { isQkError } from '@qk/model';
 import { action, type CommandContext } from '../context.js';
 import { formatStatus } from '../format/service.js';

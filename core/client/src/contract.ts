@@ -1,0 +1,66 @@
+/**
+ * The few runtime values of the contract a client needs, kept here so that a one-shot client (the `qk`
+ * CLI) does not load zod and every schema of core/api just to make one call. The compiler checks each
+ * against core/api: a renamed path or a new operation fails the build until this file follows.
+ */
+import type { OperationName, ServiceFile } from '@qk/api';
+
+/** Same as core/api's API_PREFIX. */
+export const API_PREFIX: typeof import('@qk/api').API_PREFIX = '/api/v1';
+/** Same as core/api's WEBSOCKET_PATH. */
+export const WEBSOCKET_PATH: typeof import('@qk/api').WEBSOCKET_PATH = '/api/v1/ws';
+/** Same as core/api's SERVICE_FILE. */
+export const SERVICE_FILE: typeof import('@qk/api').SERVICE_FILE = 'service.json';
+/** Same as core/api's TOKEN_FILE. */
+export const TOKEN_FILE: typeof import('@qk/api').TOKEN_FILE = 'token';
+
+/** Every operation of the contract, in the order of core/api's table. */
+export const OPERATION_NAMES = [
+  'serviceStatus',
+  'serviceRestart',
+  'serviceStop',
+  'queueList',
+  'queueShow',
+  'queueCreate',
+  'queueSet',
+  'queueDelete',
+  'queuePurge',
+  'send',
+  'sendBatch',
+  'receive',
+  'receiveBatch',
+  'peek',
+  'browse',
+  'messageGet',
+  'messageDelete',
+  'messagesDelete',
+  'messagesMove',
+  'messageFind',
+  'acknowledgmentsFor',
+  'messageArrive',
+  'conversationEnd',
+  'transactionBegin',
+  'transactionCommit',
+  'transactionAbort',
+  'settingsList',
+  'settingsSet',
+] as const satisfies readonly OperationName[];
+
+// Compile-time proof that no operation of the contract is missing above.
+type Missing = Exclude<OperationName, (typeof OPERATION_NAMES)[number]>;
+const complete: [Missing] extends [never] ? true : Missing = true;
+void complete;
+
+/** Checks a parsed service.json by hand (the shape of core/api's serviceFileSchema). */
+export function isServiceFile(value: unknown): value is ServiceFile {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    typeof v['url'] === 'string' &&
+    typeof v['pid'] === 'number' &&
+    Number.isInteger(v['pid']) &&
+    typeof v['name'] === 'string' &&
+    typeof v['id'] === 'string' &&
+    typeof v['startedTime'] === 'string'
+  );
+}
