@@ -81,6 +81,7 @@ async function main(): Promise<number> {
   }
 
   console.log(`\n${results.table()}`);
+  if (options.markdown) console.log(`\n${results.markdown()}`);
   if (results.errors.length > 0) console.log(`\n${results.errors.length} section(s) failed: ${results.errors.map((e) => e.section).join(', ')}`);
   const out = options.out ?? join(root, options.quick ? 'bench/results.quick.json' : 'bench/results.json');
   results.write(out, {

@@ -43,17 +43,21 @@ export interface Options {
   counts: Counts;
   /** Where results.json goes. */
   out: string | null;
+  /** Also print the table in Markdown (for bench/README.md). */
+  markdown: boolean;
 }
 
-export const USAGE = `usage: node dist/bench/run.mjs [--quick] [--only ${SECTIONS.join(',')}] [--out FILE]
+export const USAGE = `usage: node dist/bench/run.mjs [--quick] [--markdown] [--only ${SECTIONS.join(',')}] [--out FILE]
   --quick   small counts: a smoke check in about a minute (figures not comparable with a full run)
   --only    run only these sections (comma-separated)
+  --markdown  also print the table in Markdown
   --out     where to write the results (default bench/results.json; a --quick run writes bench/results.quick.json)`;
 
 export function parseArgs(argv: string[]): Options {
   let quick = false;
   let only: Set<Section> = new Set(SECTIONS);
   let out: string | null = null;
+  let markdown = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = (): string => {
@@ -62,6 +66,7 @@ export function parseArgs(argv: string[]): Options {
       return v;
     };
     if (arg === '--quick') quick = true;
+    else if (arg === '--markdown') markdown = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
       const names = value().split(',').map((s) => s.trim()).filter(Boolean);
       for (const name of names) if (!(SECTIONS as readonly string[]).includes(name)) throw new UsageError(`unknown section '${name}' (sections: ${SECTIONS.join(', ')})`);
@@ -70,7 +75,7 @@ export function parseArgs(argv: string[]): Options {
     else if (arg === '--help' || arg === '-h') throw new UsageError('');
     else throw new UsageError(`unknown argument '${arg}'`);
   }
-  return { quick, only, counts: quick ? QUICK : FULL, out };
+  return { quick, only, counts: quick ? QUICK : FULL, out, markdown };
 }
 
 export class UsageError extends Error {}

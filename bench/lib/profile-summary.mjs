@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 // Summarizes a V8 .cpuprofile (from `node --cpu-prof`): where the time went, by function (self and total)
-// and by file. Usage: node bench/lib/profile-summary.mjs FILE.cpuprofile [--top N] [--filter TEXT]
-import { readFileSync } from 'node:fs';
+// by file, and the hot lines of one function. Usage:
+//   node bench/lib/profile-summary.mjs FILE.cpuprofile [--top N] [--filter TEXT] [--lines FUNCTION]
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
-const file = args.find((a) => !a.startsWith('--'));
+const file = args[0] && !args[0].startsWith('--') ? args[0] : undefined;
 const top = Number(args[args.indexOf('--top') + 1]) || 25;
 const filter = args.includes('--filter') ? args[args.indexOf('--filter') + 1] : null;
+const linesOf = args.includes('--lines') ? args[args.indexOf('--lines') + 1] : null;
 if (!file) {
   console.error('usage: node bench/lib/profile-summary.mjs FILE.cpuprofile [--top N] [--filter TEXT]');
   process.exit(2);
@@ -53,3 +56,22 @@ console.log(`${file}: ${totalMs.toFixed(0)} ms sampled`);
 show('self time by function', selfBy);
 show('total time by function (inclusive)', totalBy);
 show('self time by file', fileBy);
+
+if (linesOf) {
+  // Samples per source line of the function (V8 positionTicks), with the line's text.
+  const ticks = new Map();
+  let url = '';
+  for (const n of profile.nodes) {
+    if (n.callFrame.functionName !== linesOf || !n.positionTicks) continue;
+    url = n.callFrame.url;
+    for (const t of n.positionTicks) ticks.set(t.line, (ticks.get(t.line) ?? 0) + t.ticks);
+  }
+  const path = url.startsWith('file://') ? fileURLToPath(url) : url;
+  const text = existsSync(path) ? readFileSync(path, 'utf8').split('\n') : [];
+  const sum = [...ticks.values()].reduce((a, b) => a + b, 0);
+  console.log(`\nhot lines of ${linesOf} (${short(url)}), ${sum} self samples`);
+  [...ticks.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .forEach(([line, n]) => console.log(`${String(n).padStart(7)} ${((n / sum) * 100).toFixed(1).padStart(5)}%  ${String(line).padStart(6)}: ${(text[line - 1] ?? '').trim().slice(0, 140)}`));
+}

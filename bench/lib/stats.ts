@@ -44,7 +44,11 @@ export async function forDuration(durationMs: number, lanes: number, unit: () =>
   const started = now();
   const deadline = started + durationMs;
   const lane = async (): Promise<void> => {
-    while (now() < deadline) count += await unit();
+    while (now() < deadline) {
+      // Not `count += await unit()`: that reads `count` before the await and loses the other lanes' counts.
+      const done = await unit();
+      count += done;
+    }
   };
   await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
   return { count, ms: now() - started };
