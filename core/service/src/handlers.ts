@@ -33,7 +33,7 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
   return {
     serviceStatus: async () => engine().status(),
     serviceRestart: async () => host.restart(),
-    // The transport that carried the call stops its process once this reply is delivered.
+    // ServiceHost.call asks its host to stop once this reply is on its way (see requestStop).
     serviceStop: async () => ({}),
 
     queueList: async () => engine().listQueues(),

@@ -122,6 +122,8 @@ export class ServiceHost {
       envelope = { ok: false, error: toErrorBody(error) };
     }
     if (def.admin) this.#auditCall(op, input, envelope, context);
+    // Stop after this reply has been handed to the transport (which then flushes it before closing).
+    if (op === 'serviceStop' && envelope.ok) setImmediate(() => this.requestStop());
     return envelope;
   }
 
@@ -133,7 +135,7 @@ export class ServiceHost {
     };
   }
 
-  /** Registers what to do when a client asks the service to stop (the process host decides how). */
+  /** Registers what to do when a client asks the service to stop (the process host decides how; runService stops). */
   onStopRequested(listener: StopListener): Unsubscribe {
     this.#stopListeners.add(listener);
     return () => {
@@ -141,7 +143,7 @@ export class ServiceHost {
     };
   }
 
-  /** Called by a transport once the reply to `serviceStop` has been delivered. */
+  /** Asks whoever hosts the service to stop it; `call('serviceStop')` does this once its reply is on its way. */
   requestStop(): void {
     for (const listener of [...this.#stopListeners]) listener();
   }

@@ -111,7 +111,6 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     reply.raw.once('close', onClose);
     const envelope = await host.call(op, request.body, { signal: aborter.signal });
     reply.raw.off('close', onClose);
-    if (op === 'serviceStop' && envelope.ok) reply.raw.once('finish', () => host.requestStop());
     return reply
       .code(envelope.ok ? 200 : httpStatusFor(envelope.error.code))
       .header('cache-control', 'no-store')

@@ -92,13 +92,13 @@ function serveConnection(ws: WebSocket, host: ServiceHost, connectionId: string)
     (ws as WebSocket & { qkAlive?: boolean }).qkAlive = true;
   });
 
-  const send = (frame: object, then?: () => void): void => {
+  const send = (frame: object): void => {
     if (ws.readyState !== ws.OPEN) return;
     if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
       ws.close(1013, 'peer is not reading its frames');
       return;
     }
-    ws.send(JSON.stringify(frame), then ? (error) => (error ? undefined : then()) : undefined);
+    ws.send(JSON.stringify(frame));
   };
 
   ws.on('message', (data: RawData, isBinary: boolean) => {
@@ -125,8 +125,7 @@ function serveConnection(ws: WebSocket, host: ServiceHost, connectionId: string)
         void host.call(frame.op, frame.input, { signal: aborter.signal, connectionId }).then((envelope) => {
           // A transaction begun while the socket was closing would otherwise be orphaned.
           if (aborter.signal.aborted) host.transactions.connectionClosed(connectionId);
-          const stop = frame.op === 'serviceStop' && envelope.ok;
-          send({ type: 'result', id: frame.id, ...envelope }, stop ? () => host.requestStop() : undefined);
+          send({ type: 'result', id: frame.id, ...envelope });
         });
         return;
       case 'subscribe':

@@ -65,6 +65,17 @@ describe('ServiceHost', () => {
     await again.close();
   });
 
+  it('asks its host to stop only after answering serviceStop', async () => {
+    const { host } = openHost();
+    const order: string[] = [];
+    host.onStopRequested(() => order.push('stop requested'));
+    const reply = await host.call('serviceStop', {});
+    order.push('replied');
+    expect(reply).toEqual({ ok: true, value: {} });
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['replied', 'stop requested']);
+  });
+
   it('answers SERVICE_NOT_AVAILABLE after close', async () => {
     const { host } = openHost();
     await host.close();

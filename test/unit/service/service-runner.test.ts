@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serviceFileSchema } from '@qk/api';
+import { QkClient } from '@qk/client';
 import { LOCK_FILE, runService } from '@qk/service';
 import { post, tempDataDir } from './helpers.js';
 
@@ -37,6 +38,17 @@ describe('runService', () => {
     await running.stopped;
     expect(existsSync(join(dir, 'service.json'))).toBe(false);
     await expect(fetch(`${running.url}/`)).rejects.toThrow();
+  });
+
+  it('stops when a WebSocket client calls serviceStop, after delivering the reply', async () => {
+    const { dir, cleanup } = tempDataDir();
+    cleanups.push(cleanup);
+    const running = await runService({ dataDir: dir, consoleDir: null });
+    const client = await QkClient.connect({ url: running.url, token: running.token, transport: 'ws' });
+    expect(await client.serviceStop({})).toEqual({});
+    await running.stopped;
+    await client.close();
+    expect(existsSync(join(dir, 'service.json'))).toBe(false);
   });
 
   it('stops on SIGTERM when asked to handle signals, and leaves the handlers as they were', async () => {
