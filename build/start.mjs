@@ -31,15 +31,18 @@ function build() {
   }
 }
 
-/** The Electron binary, found without require('electron') (which would try to download it). */
+/**
+ * The Electron binary, found the way node_modules/electron/index.js finds it, but without require('electron')
+ * (which throws when the download failed): path.txt names the binary inside dist/, or inside
+ * $ELECTRON_OVERRIDE_DIST_PATH (where it defaults to `electron`).
+ */
 function findElectron() {
   const pkg = join(root, 'node_modules/electron');
   const pathTxt = join(pkg, 'path.txt');
-  if (!existsSync(pathTxt)) return null;
-  const relative = readFileSync(pathTxt, 'utf8').trim();
-  const dist = process.env.ELECTRON_OVERRIDE_DIST_PATH || join(pkg, 'dist');
-  const binary = join(dist, relative);
-  return existsSync(binary) ? binary : null;
+  const relative = existsSync(pathTxt) ? readFileSync(pathTxt, 'utf8').trim() : null;
+  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
+  const binary = override ? join(override, relative || 'electron') : relative ? join(pkg, 'dist', relative) : null;
+  return binary && existsSync(binary) ? binary : null;
 }
 
 function defaultDataDir() {
