@@ -9,6 +9,21 @@ import type { CliIo } from './io.js';
 import { cliVersion } from './version.js';
 
 const HELP_FOOTER = `
+All commands:
+  qk service start [--name NAME] [--listen HOST:PORT]   run the service here (default 127.0.0.1:0 = any free port)
+  qk service status | restart | stop
+  qk queue create PATH [--transactional] [--journal] [--quota KB] [--journal-quota KB] [--label TEXT] [--retention]
+  qk queue list | show PATH | delete PATH | purge PATH
+  qk queue set PATH [--journal on|off] [--quota KB|unlimited] [--journal-quota KB|unlimited] [--label TEXT] [--retention on|off]
+  qk send PATH [send options] [--transactional]          (qk send --help lists the send options)
+  qk receive PATH [--timeout S] [--transactional]        qk peek PATH [--timeout S]
+  qk messages PATH [--offset N] [--limit N]
+  qk message show PATH LOOKUPID | delete PATH LOOKUPID | find ID
+  qk acks ID                                             acknowledgments whose correlation ID is ID
+  qk arrive PATH --id MSGID --source-id GUID --source-name NAME [send options] [--transactional]
+  qk conversation end ID
+  qk settings                                            qk settings set NAME VALUE
+
 Reaching a service:
   --data DIR (or QK_DATA)                the service running on that data folder (default: $XDG_DATA_HOME/queuekeeper
                                          or ~/.local/share/queuekeeper)
