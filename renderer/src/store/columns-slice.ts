@@ -1,18 +1,12 @@
 /** Which message-list columns the user chose (View › Add/Remove Columns) and their widths, remembered. */
 import type { SliceCreator } from './shared.js';
+import type { ColumnsSlice } from './types.js';
 
 const COLUMNS_KEY = 'queuekeeper.messageColumns';
 
 /** Default message columns: MSMQ's (Label, Priority, Class, Size, Message ID) plus arrival and lookup ID; the long ID last. */
 export const defaultMessageColumns = ['label', 'priority', 'class', 'size', 'arrivedTime', 'lookupId', 'id'];
 
-export interface ColumnsSlice {
-  /** Visible column ids in display order. */
-  columns: string[];
-  columnSizes: Record<string, number>;
-  setColumns(columns: string[]): void;
-  setColumnSizes(sizes: Record<string, number>): void;
-}
 
 export const createColumnsSlice: SliceCreator<ColumnsSlice> = (set, get, ctx) => {
   let saved: { columns?: unknown; sizes?: unknown } = {};

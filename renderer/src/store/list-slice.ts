@@ -13,6 +13,11 @@ export const PAGE_SIZE = 200;
 const MAX_CACHED_PAGES = 40;
 /** Page size when listing every lookup ID of a selection. */
 const RESOLVE_PAGE = 1_000;
+/**
+ * Browse calls in flight at once. A fast scroll passes hundreds of windows; asking for each would queue
+ * seconds of deep-offset pages on the service. Only pages of the latest window are fetched, two at a time.
+ */
+const MAX_IN_FLIGHT = 2;
 
 export const emptyFilter: ListFilter = { label: '', bodyText: '', classCodes: [], arrivedFrom: '', arrivedTo: '' };
 export const defaultSort: ListSort = { column: 'queue', descending: false };
@@ -44,8 +49,9 @@ export function isFilterActive(filter: ListFilter): boolean {
 export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
   /** Rows the view last asked for; an invalidation reloads exactly these. */
   let lastRange: [number, number] = [0, PAGE_SIZE - 1];
-  /** Pages requested in the current generation. */
-  const inFlight = new Set<number>();
+  /** Pages being fetched → the request's number (a late answer of an older request must not clear a newer one). */
+  const inFlight = new Map<number, number>();
+  let requestSeq = 0;
   /** Pages that are shown but out of date (kept to avoid flicker until their refresh lands). */
   let stale = new Set<number>();
   let viewSeq = 0;
@@ -53,7 +59,8 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
   function fetchPage(page: number): void {
     const { target, sort, filter, generation } = get();
     if (!target || !ctx.hasClient(target.computer)) return;
-    inFlight.add(page);
+    const request = ++requestSeq;
+    inFlight.set(page, request);
     const view = viewSeq;
     const browseFilter = serviceFilter(filter);
     ctx
@@ -67,8 +74,11 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
       })
       .then(
         (result) => {
-          if (view !== viewSeq || generation !== get().generation) return;
-          inFlight.delete(page);
+          if (inFlight.get(page) === request) inFlight.delete(page);
+          if (view !== viewSeq || generation !== get().generation) {
+            pump();
+            return;
+          }
           const previous = get().pages[page];
           stale.delete(page);
           set((s) => {
@@ -77,15 +87,34 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
             for (const key of Object.keys(pages).map(Number)) if (key * PAGE_SIZE >= result.total && key !== 0) delete pages[key];
             return { pages, total: result.total, listError: null, selection: pruneSelection(s.selection, previous, result.messages, pages) };
           });
+          pump();
         },
         (error: unknown) => {
-          if (view !== viewSeq || generation !== get().generation) return;
-          inFlight.delete(page);
+          if (inFlight.get(page) === request) inFlight.delete(page);
+          if (view !== viewSeq || generation !== get().generation) {
+            pump();
+            return;
+          }
           const message = error instanceof Error ? error.message : String(error);
           const code = (error as { code?: string }).code;
           set({ listError: code ? `${code}: ${message}` : message });
         },
       );
+  }
+
+  /** Starts fetches for pages of the latest window that are missing or stale, up to MAX_IN_FLIGHT. */
+  function pump(): void {
+    const { target, total } = get();
+    if (!target) return;
+    const [start, end] = lastRange;
+    const lastRow = total === null ? end : Math.min(end, Math.max(0, total - 1));
+    const pages = get().pages;
+    for (let page = Math.floor(start / PAGE_SIZE); page <= Math.floor(Math.max(0, lastRow) / PAGE_SIZE); page += 1) {
+      if (inFlight.size >= MAX_IN_FLIGHT) return;
+      if (inFlight.has(page)) continue;
+      if (pages[page] && !stale.has(page)) continue;
+      fetchPage(page);
+    }
   }
 
   function trimPages(pages: Record<number, MessageInfo[]>, around: number): void {
@@ -131,19 +160,14 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
 
     ensureRange(start, end) {
       lastRange = [Math.max(0, start), Math.max(0, end)];
-      const { pages, total } = get();
-      const lastRow = total === null ? end : Math.min(end, Math.max(0, total - 1));
-      for (let page = Math.floor(Math.max(0, start) / PAGE_SIZE); page <= Math.floor(Math.max(0, lastRow) / PAGE_SIZE); page += 1) {
-        if (inFlight.has(page)) continue;
-        if (pages[page] && !stale.has(page)) continue;
-        fetchPage(page);
-      }
+      pump();
     },
 
     invalidateList() {
       if (!get().target) return;
       stale = new Set(Object.keys(get().pages).map(Number));
-      inFlight.clear();
+      // Requests already out answer for before the change: dropped on arrival, then refetched. They still
+      // count against MAX_IN_FLIGHT, so a flood of events cannot pile up browse calls on the service.
       set((s) => ({ generation: s.generation + 1 }));
       const [start, end] = lastRange;
       const first = Math.floor(start / PAGE_SIZE);
@@ -154,7 +178,7 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
         for (const [key, rows] of Object.entries(s.pages)) if (Number(key) >= first && Number(key) <= last) pages[Number(key)] = rows;
         return { pages };
       });
-      for (let page = first; page <= last; page += 1) fetchPage(page);
+      pump();
     },
 
     messageAt(index) {

@@ -1,14 +1,9 @@
 /** Small shared pieces of the store: the context every slice gets, and names used across slices. */
-import type { MessageInfo } from '@qk/model';
 import type { StoreApi } from 'zustand/vanilla';
 import type { ConsoleClient } from '../client/console-client.js';
 import type { AppState } from './types.js';
 
-/** Where a message is now (messageFind / acknowledgmentsFor results). */
-export interface MessageLocation {
-  path: string;
-  message: MessageInfo;
-}
+export type { MessageLocation } from './types.js';
 
 /** Key of the computer this console is hosted by. */
 export const LOCAL_COMPUTER = 'local';

@@ -1,7 +1,20 @@
 /** State and actions of the console store, typed apart (zustand's guide); one interface per slice. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
-import type { MessageLocation } from './shared.js';
-import type { ColumnsSlice } from './columns-slice.js';
+
+/** Where a message is now (messageFind / acknowledgmentsFor results). */
+export interface MessageLocation {
+  path: string;
+  message: MessageInfo;
+}
+
+/** Which message-list columns the user chose (View › Add/Remove Columns) and their widths. */
+export interface ColumnsSlice {
+  /** Visible column ids in display order. */
+  columns: string[];
+  columnSizes: Record<string, number>;
+  setColumns(columns: string[]): void;
+  setColumnSizes(sizes: Record<string, number>): void;
+}
 
 /** A queue manager the console shows as a root of the tree. */
 export interface ComputerEntry {

@@ -1,0 +1,30 @@
+/** The utility process's start: open the service on the data folder given by the main process. */
+import { runService } from '@qk/service';
+import { runHostProcess, type ParentPortLike } from './host-process.js';
+
+/** The data folder from `--qk-data DIR`. */
+export function dataDirFromArgv(argv: readonly string[]): string {
+  const index = argv.indexOf('--qk-data');
+  const dir = index >= 0 ? argv[index + 1] : undefined;
+  if (!dir) throw new Error('The service process needs --qk-data DIR.');
+  return dir;
+}
+
+/** Starts the host in this utility process. */
+export function runUtilityHost(port: ParentPortLike): Promise<void> {
+  return runHostProcess(
+    port,
+    async () => {
+      const service = await runService({ dataDir: dataDirFromArgv(process.argv), listen: { host: '127.0.0.1', port: 0 }, handleSignals: false });
+      return {
+        name: service.host.name,
+        id: service.host.id,
+        url: service.url,
+        call: (op, input) => service.host.call(op, input),
+        subscribe: (listener) => service.host.subscribe(listener),
+        stop: () => service.stop(),
+      };
+    },
+    (code) => process.exit(code),
+  );
+}
