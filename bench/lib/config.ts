@@ -18,9 +18,9 @@ export interface Counts {
 }
 
 export const FULL: Counts = {
-  engineMessages: 200_000,
+  engineMessages: 100_000,
   serviceSendSeconds: 5,
-  serviceReceiveMessages: 100_000,
+  serviceReceiveMessages: 50_000,
   latencySamples: 2_000,
   bigQueue: 1_000_000,
   semanticsMessages: 50_000,

@@ -135,7 +135,7 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
       // Concurrent single receives: a modest window as an application would use, then a deep one (capped),
       // because every receive in flight makes the next one scan past it.
       for (const [lanes, capMs] of [
-        [16, 30_000],
+        [16, 15_000],
         [1_000, 5_000],
       ] as const) {
         const q = freshQueue(qm, `recv-${delivery}`);
