@@ -12,7 +12,7 @@ import { bodyOfSize } from '../helpers/temp-files.js';
 
 const file = serviceForFile();
 
-describe('source journaling (computer journal)', () => {
+describe.concurrent('source journaling (computer journal)', () => {
   test('R-J2 JR message to a local queue without target journaling: copied to the computer journal only after it is received', async () => {
     const { q } = file;
     const dest = await q.newQueue('j2');
@@ -36,29 +36,9 @@ describe('source journaling (computer journal)', () => {
     expect(await q.copiesOf(SYSTEM.journal, id)).toHaveLength(0);
     expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
   });
-
-  test('R-J5 when the computer-journal quota (MachineJournalQuota) is exceeded the copy is discarded without an error', async () => {
-    const { q } = file;
-    const dest = await q.newQueue('j5');
-    const previous = (await q.setting('MachineJournalQuota')).value;
-    const first = await q.send(dest, '--journal', 'journal', '--body', bodyOfSize(2_048));
-    await q.receive(dest);
-    expect(await q.copiesOf(SYSTEM.journal, first), 'journal copy while under quota').toHaveLength(1);
-    try {
-      const changed = await q.setSetting('MachineJournalQuota', 1);
-      expect(changed).toMatchObject({ value: 1, pending: null }); // takes effect at once
-      const second = await q.send(dest, '--journal', 'journal', '--body', bodyOfSize(2_048));
-      const received = await q.receive(dest); // no error for the receiver either
-      expect(received.id).toBe(second);
-      expect(await q.copiesOf(SYSTEM.journal, second), 'journal copy over quota').toHaveLength(0);
-      expect(await q.copiesOf(SYSTEM.journal, first), 'earlier copy untouched').toHaveLength(1);
-    } finally {
-      await q.setSetting('MachineJournalQuota', previous);
-    }
-  });
 });
 
-describe('target journaling (queue journal)', () => {
+describe.concurrent('target journaling (queue journal)', () => {
   test('R-T1 a queue with journaling copies every received message to its journal', async () => {
     const { q } = file;
     const dest = await q.newQueue('t1', '--journal');

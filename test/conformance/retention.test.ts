@@ -9,7 +9,7 @@ import { serviceForFile } from '../helpers/service-for-file.js';
 
 const file = serviceForFile();
 
-describe('retention', () => {
+describe.concurrent('retention', () => {
   test('seed 002 a queue with --retention keeps a received message with status 0: browsable, never receivable again', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('keep', '--retention');

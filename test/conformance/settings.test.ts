@@ -48,7 +48,7 @@ describe('settings', () => {
 
     // Still the old MaxMessageSize: a 3,000-byte body is accepted before the restart.
     const dest = await q.newQueue('maxsize');
-    await q.send(dest, '--body', bodyOfSize(3_000));
+    await q.send(dest, '--body', bodyOfSize(3_000), '--recoverable');
 
     await svc.restart();
     const after = await q.settings();

@@ -29,7 +29,7 @@ export async function waitFor<T>(
   probe: () => Promise<T | undefined | false>,
   what: string,
   timeoutMs = 5_000,
-  intervalMs = 150,
+  intervalMs = 300,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -7,13 +7,21 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ProcessSlots } from './process-slots.js';
 import type { QkReady } from './qk-types.js';
 
 /** The repository root (test/helpers/ is two levels down). */
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const qkBin = join(repoRoot, 'bin', 'qk.mjs');
+/** The `qk` entry script: bin/qk.mjs, or QK_CLI (e.g. a snapshot of dist/cli while others rebuild dist/). */
+export const qkBin = process.env['QK_CLI'] ?? join(repoRoot, 'bin', 'qk.mjs');
 
 const READY_TIMEOUT_MS = 30_000;
+
+/**
+ * `qk` processes of this test worker that may run at once (QK_PARALLEL_QK, default 3). Commands that wait
+ * on purpose (`--timeout`) do not take a slot, so a waiting receive never holds up the send it waits for.
+ */
+const slots = new ProcessSlots(Number(process.env['QK_PARALLEL_QK'] ?? 3));
 const STOP_TIMEOUT_MS = 15_000;
 
 /** What one `qk` invocation left behind: exit code, parsed JSON (stdout on success, stderr on failure). */
@@ -91,6 +99,8 @@ export class ServiceHarness {
   private child: ChildProcess | null = null;
   private exited: Promise<number | null> | null = null;
   private serviceStderr = '';
+  /** How many `qk` commands this harness ran, and their total wall time (QK_HARNESS_STATS=1 prints them). */
+  readonly stats = { calls: 0, totalMs: 0 };
 
   private constructor(dataDir: string, name: string) {
     this.dataDir = dataDir;
@@ -161,7 +171,10 @@ export class ServiceHarness {
   /** Same as qk() with a hard limit after which the `qk` process is killed. */
   async qkWithTimeout<T = any>(timeoutMs: number, ...args: string[]): Promise<QkResult<T>> {
     const full = ['--data', this.dataDir, '--json', ...args];
-    const raw = await runNode(full, timeoutMs);
+    const waits = args.includes('--timeout');
+    const raw = await (waits ? runNode(full, timeoutMs) : slots.run(() => runNode(full, timeoutMs)));
+    this.stats.calls += 1;
+    this.stats.totalMs += raw.elapsedMs;
     const json = (raw.exitCode === 0 ? parseJson(raw.stdout) : parseJson(raw.stderr)) as T;
     return { ...raw, json, command: `qk ${full.map(quote).join(' ')}` };
   }
@@ -202,6 +215,9 @@ export class ServiceHarness {
 
   /** Stops the service (gracefully, else by force) and deletes the data folder. */
   async dispose(): Promise<void> {
+    if (process.env['QK_HARNESS_STATS']) {
+      process.stderr.write(`[harness ${this.name}] ${this.stats.calls} qk calls, ${Math.round(this.stats.totalMs / Math.max(1, this.stats.calls))} ms each on average\n`);
+    }
     try {
       if (this.child) await this.stop();
     } catch {
