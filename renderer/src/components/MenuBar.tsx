@@ -23,6 +23,8 @@ export function MenuBar() {
         return [
           { id: 'connect', label: 'Connect to another computer…', run: () => s.openDialog({ kind: 'connect' }) },
           ...[find('import'), find('export')].filter((a): a is ActionItem => a !== undefined),
+          // In Electron closing the one window quits (and the service flushes); a browser tab is the user's to close.
+          ...(window.queuekeeper ? [{ id: 'exit', label: 'Exit', run: () => window.close() }] : []),
         ];
       case 'Action':
         return [...model.nodeActions, ...model.selectionActions.map((a) => ({ ...a, id: `sel-${a.id}` }))];
