@@ -20,6 +20,13 @@ const common = {
   logLevel: 'warning',
 };
 
+// The Electron main bundle is CJS and has no import.meta: give import.meta.url its real value so ESM-minded
+// code (findConsoleDir) works. Not the preload: a sandboxed preload's require() offers no node:url.
+const cjsImportMeta = {
+  banner: { js: "const __qkImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  define: { 'import.meta.url': '__qkImportMetaUrl' },
+};
+
 // ESM bundles of CommonJS-minded code may call require(); give them one.
 const requireBanner = "import { createRequire as __qkCreateRequire } from 'node:module'; const require = __qkCreateRequire(import.meta.url);";
 
@@ -43,7 +50,7 @@ const jobs = [
   {
     name: 'electron main',
     entry: 'electron/main.ts',
-    options: { format: 'cjs', external: ['electron', 'better-sqlite3'], outfile: at('dist/electron/main.cjs') },
+    options: { format: 'cjs', external: ['electron', 'better-sqlite3'], outfile: at('dist/electron/main.cjs'), ...cjsImportMeta },
   },
   {
     name: 'electron preload',
@@ -76,7 +83,8 @@ for (const job of jobs) {
   }
   const started = Date.now();
   try {
-    const result = await build({ ...common, ...job.options, entryPoints: [at(job.entry)], metafile: true });
+    const define = { ...common.define, ...job.options.define };
+    const result = await build({ ...common, ...job.options, define, entryPoints: [at(job.entry)], metafile: true });
     if (job.options.splitting) removeStaleChunks(job.options.outdir, result.metafile);
   } catch {
     // esbuild has printed the errors with their locations already; build the other bundles, fail at the end.

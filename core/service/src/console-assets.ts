@@ -13,7 +13,9 @@ import { FALLBACK_PAGE_HTML, FALLBACK_PAGE_SCRIPT } from './fallback-page.js';
 export function findConsoleDir(): string | undefined {
   const override = process.env['QK_CONSOLE_DIR'];
   if (override) return existsSync(join(override, 'index.html')) ? resolve(override) : undefined;
-  let dir = dirname(fileURLToPath(import.meta.url));
+  // import.meta.url is empty in a CJS bundle without the define build/esbuild.mjs adds: then start from cwd.
+  const here = import.meta.url as string | undefined;
+  let dir = here ? dirname(fileURLToPath(here)) : process.cwd();
   for (let i = 0; i < 6; i++) {
     const candidate = join(dir, 'dist', 'renderer');
     if (existsSync(join(candidate, 'index.html'))) return candidate;
