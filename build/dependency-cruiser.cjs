@@ -11,7 +11,8 @@ const allowed = {
   store: ['model'],
   engine: ['model', 'store'],
   api: ['model'],
-  service: ['model', 'store', 'engine', 'api'],
+  // The service layer may import everything in core (DESIGN); its qk-main entry wires the CLI to it.
+  service: ['model', 'store', 'engine', 'api', 'client', 'cli'],
   client: ['model', 'api'],
   cli: ['model', 'api', 'client'],
 };

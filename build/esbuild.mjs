@@ -33,7 +33,7 @@ const requireBanner = "import { createRequire as __qkCreateRequire } from 'node:
 const jobs = [
   {
     name: 'cli',
-    entry: 'core/cli/src/main.ts',
+    entry: 'core/service/src/qk-main.ts',
     // Split so that `service start` alone loads the HTTP server and the engine: every other command starts faster.
     options: {
       format: 'esm',

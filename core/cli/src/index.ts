@@ -5,3 +5,4 @@ export { ExitCode, processIo, type CliIo } from './io.js';
 export { UsageError } from './usage-error.js';
 export * from './parse-values.js';
 export { resolveTarget, defaultDataDir, type Target, type GlobalOptions } from './target.js';
+export type { ServiceStarter, StartedService } from './service-starter.js';

@@ -1,8 +1,12 @@
-/** Where the CLI writes, so tests can run it in-process. */
+import type { ServiceStarter } from './service-starter.js';
+
+/** Where the CLI writes, so tests can run it in-process, and what it may start. */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** Runs `qk service start`; absent where no service can be run (then that command fails clearly). */
+  serviceStarter?: ServiceStarter | undefined;
 }
 
 /** The real process streams. */

@@ -11,3 +11,4 @@ export { parseListenAddress, urlFor, DEFAULT_LISTEN, type ListenAddress } from '
 export { runService, defaultDataDir, type RunServiceOptions, type RunningService } from './service-runner.js';
 export { AUDIT_FILE } from './audit-log.js';
 export { productVersion } from './version.js';
+export { serviceStarter } from './service-starter.js';

@@ -166,8 +166,9 @@ describe('qk service start', () => {
     const { dir, cleanup } = tempDataDir('qk-cli-');
     let stdout = '';
     const { runCli } = await import('../../../core/cli/src/run-cli.js');
+    const { serviceStarter } = await import('../../../core/service/src/service-starter.js');
     try {
-      const finished = runCli(['service', 'start', '--data', dir, '--name', 'STARTER', '--json'], { stdout: (t) => void (stdout += t), stderr: () => undefined, env: {} });
+      const finished = runCli(['service', 'start', '--data', dir, '--name', 'STARTER', '--json'], { stdout: (t) => void (stdout += t), stderr: () => undefined, env: {}, serviceStarter });
       await expect.poll(() => stdout.includes('\n'), { timeout: 10_000 }).toBe(true);
       const ready = JSON.parse(stdout);
       expect(ready).toEqual({ ready: true, name: 'STARTER', id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SERVICE_FILE } from '@qk/client';
-import { isQkError } from '@qk/model';
+import { isQkError, QkError } from '@qk/model';
 import { action, type CommandContext } from '../context.js';
 import { formatStatus } from '../format/service.js';
 import type { CliIo } from '../io.js';
@@ -61,19 +61,20 @@ async function waitForStop(dataDir: string): Promise<void> {
 
 async function startService(ctx: CommandContext): Promise<void> {
   if (ctx.options.service) throw new UsageError('service start runs a local service: give --data DIR, not --service.');
-  // Loaded only here: the HTTP server and the engine are not needed by any other command.
-  const { runService, parseListenAddress } = await import('@qk/service');
-  let listen;
-  try {
-    listen = parseListenAddress(String(ctx.options['listen']));
-  } catch (error) {
-    throw new UsageError(isQkError(error) ? error.message : String(error));
-  }
+  const starter = ctx.io.serviceStarter;
+  if (!starter) throw new QkError('SERVICE_NOT_AVAILABLE', 'This qk cannot run a service here; start one with the qk command of a Queuekeeper installation.');
   const dataDir = dataDirOf(ctx.options, ctx.io.env);
   const name = typeof ctx.options['name'] === 'string' ? ctx.options['name'] : undefined;
-  const running = await runService({ dataDir, name, listen, handleSignals: true });
-  const ready = { ready: true, name: running.host.name, id: running.host.id, url: running.url };
-  ctx.print(ready, (r) => `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url} (data ${dataDir}; console ${running.http.consoleUrl}; Ctrl+C stops it)`);
+  let running;
+  try {
+    running = await starter.start({ dataDir, name, listen: String(ctx.options['listen']) });
+  } catch (error) {
+    // Only the listen address is checked before the service starts; a bad one is a wrong command line.
+    if (isQkError(error) && error.code === 'INVALID_PARAMETER') throw new UsageError(error.message);
+    throw error;
+  }
+  const ready = { ready: true, name: running.name, id: running.id, url: running.url };
+  ctx.print(ready, (r) => `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url} (data ${dataDir}; console ${running.consoleUrl}; Ctrl+C stops it)`);
   await running.stopped;
   if (!ctx.json) ctx.io.stdout('Service stopped.\n');
 }
