@@ -1,5 +1,6 @@
 /** Runs `qk` in-process with captured output. */
 import { runCli } from '../../../core/cli/src/run-cli.js';
+import { serviceStarter } from '../../../core/service/src/service-starter.js';
 
 /** What one in-process `qk` run printed and returned. */
 export interface CliRun {
@@ -14,7 +15,7 @@ export interface CliRun {
 export async function qk(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: { HOME: '/nonexistent-home', ...env } });
+  const code = await runCli(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: { HOME: '/nonexistent-home', ...env }, serviceStarter });
   const text = code === 0 ? stdout : stderr;
   let json: unknown = null;
   try {
