@@ -15,8 +15,10 @@ export interface PlaceOptions {
 /** Inserts the message with a new lookup ID (R-L1); counters change now, events wait for the commit. */
 export function place(core: Core, draft: Draft, queue: QueueRecord, options: PlaceOptions = {}): StoredMessage {
   const status = options.status ?? MessageStatus.READY;
-  const record: MessageRecord = {
+  const table = draft.delivery === Delivery.RECOVERABLE ? 'main' : 'mem';
+  const stored: StoredMessage = {
     ...draft,
+    table,
     classCode: options.classCode ?? draft.classCode,
     lookupId: core.sequences.nextLookupId(),
     queueId: queue.id,
@@ -24,18 +26,16 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
     arrivedMs: options.arrivedMs ?? core.clock.now(),
     expiresMs: options.expiresMs ?? null,
   };
-  const table = record.delivery === Delivery.RECOVERABLE ? 'main' : 'mem';
-  core.store.messages.insert(table, record);
+  core.store.messages.insert(table, stored);
   const retained = status === MessageStatus.READY ? 0 : 1;
-  core.registry.count(queue.id, 1, record.size, retained);
-  core.effects.onRollback(() => core.registry.count(queue.id, -1, -record.size, -retained));
-  const path = core.registry.pathOf(queue);
+  core.registry.count(queue.id, 1, stored.size, retained);
+  core.effects.onRollback(() => core.registry.count(queue.id, -1, -stored.size, -retained));
   core.effects.afterCommit(() => {
     core.touched(queue.id);
-    core.emit({ type: 'messageArrived', path, lookupId: record.lookupId, id: record.msgId, classCode: record.classCode });
+    core.emit({ type: 'messageArrived', path: core.registry.pathOf(queue), lookupId: stored.lookupId, id: stored.msgId, classCode: stored.classCode });
     if (status === MessageStatus.READY) core.wake(queue.id);
   });
-  return { ...record, table };
+  return stored;
 }
 
 /** Removes a message row; `retain` keeps it with status 0 instead (retention, seed 002). */

@@ -124,7 +124,27 @@ export class MessageStore {
     }
     if (picks.length > limit) picks.sort((a, b) => b.priority - a.priority || a.id - b.id).splice(limit);
     else if (picks.length > 1) picks.sort((a, b) => b.priority - a.priority || a.id - b.id);
-    return picks.map((p) => this.get(p.id, p.table)).filter((m): m is StoredMessage => m !== undefined);
+    if (picks.length === 1) {
+      const only = picks[0] as (typeof picks)[number];
+      const m = this.get(only.id, only.table);
+      return m ? [m] : [];
+    }
+    const rows = this.getMany(picks);
+    return picks.map((p) => rows.get(p.id)).filter((m): m is StoredMessage => m !== undefined);
+  }
+
+  /** Whole rows for many lookup IDs, one statement per table. */
+  private getMany(picks: readonly { id: number; table: MessageTable }[]): Map<number, StoredMessage> {
+    const rows = new Map<number, StoredMessage>();
+    for (const t of TABLES) {
+      const wanted = picks.filter((p) => p.table === t).map((p) => p.id);
+      if (wanted.length === 0) continue;
+      const found = this.statement(`SELECT ${allColumns()} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`, true).all(
+        JSON.stringify(wanted),
+      ) as unknown[][];
+      for (const row of found) rows.set(row[0] as number, fromRaw(row, t));
+    }
+    return rows;
   }
 
   /** Literal LIMITs: a bound LIMIT makes SQLite give up the early stop on this plan. */
