@@ -55,6 +55,8 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
   /** Pages that are shown but out of date (kept to avoid flicker until their refresh lands). */
   let stale = new Set<number>();
   let viewSeq = 0;
+  /** A keyboard move onto a row whose page is still on its way (End in a million rows): selected on arrival. */
+  let pendingSelect: { index: number; mode: 'replace' | 'toggle' | 'range' } | null = null;
 
   function fetchPage(page: number): void {
     const { target, sort, filter, generation } = get();
@@ -87,6 +89,11 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
             for (const key of Object.keys(pages).map(Number)) if (key * PAGE_SIZE >= result.total && key !== 0) delete pages[key];
             return { pages, total: result.total, listError: null, selection: pruneSelection(s.selection, previous, result.messages, pages) };
           });
+          if (pendingSelect && Math.floor(pendingSelect.index / PAGE_SIZE) === page) {
+            const { index, mode } = pendingSelect;
+            pendingSelect = null;
+            if (get().focusIndex === index) get().selectIndex(index, mode);
+          }
           pump();
         },
         (error: unknown) => {
@@ -131,6 +138,7 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
 
   function resetView(patch: Partial<ListSlice>): void {
     viewSeq += 1;
+    pendingSelect = null;
     inFlight.clear();
     stale = new Set();
     lastRange = [0, PAGE_SIZE - 1];
@@ -200,9 +208,11 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
     selectIndex(index, mode) {
       const message = get().messageAt(index);
       if (!message) {
+        pendingSelect = { index, mode };
         set({ focusIndex: index });
         return;
       }
+      pendingSelect = null;
       if (mode === 'replace') {
         set({ selection: { [message.lookupId]: true }, allSelected: false, anchorIndex: index, focusIndex: index });
       } else if (mode === 'toggle') {

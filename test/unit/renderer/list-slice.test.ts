@@ -90,3 +90,20 @@ describe('message list over the service paging', () => {
     expect(store.getState().listError).toMatch(/^QUEUE_NOT_FOUND: /);
   });
 });
+
+describe('keyboard selection ahead of the data', () => {
+  it('selects a row whose page was not loaded yet as soon as it arrives (End in a long list)', async () => {
+    const { client, store } = setup(5_000);
+    store.getState().setTarget({ computer: 'local', path: PATH });
+    await flush();
+    client.holdBrowse = true;
+    store.getState().selectIndex(4_999, 'replace');
+    expect(store.getState().focusIndex).toBe(4_999);
+    expect(store.getState().selectedCount()).toBe(0);
+    store.getState().ensureRange(4_960, 4_999);
+    client.holdBrowse = false;
+    client.releaseBrowse();
+    await flush();
+    expect(Object.keys(store.getState().selection)).toEqual(['5000']);
+  });
+});
