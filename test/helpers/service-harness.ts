@@ -189,7 +189,7 @@ export class ServiceHarness {
   async stop(): Promise<void> {
     if (!this.child) return;
     const exited = this.exited;
-    const result = await this.qk('service', 'stop');
+    const result = await this.qkWithTimeout(STOP_TIMEOUT_MS, 'service', 'stop');
     const code = await Promise.race([exited, delay(STOP_TIMEOUT_MS).then(() => 'timeout' as const)]);
     if (code === 'timeout') {
       await this.kill9();
