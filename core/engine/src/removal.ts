@@ -68,7 +68,7 @@ function outgoingExpiryClass(message: StoredMessage): number {
  * journal drops the copy silently (R-T4, R-J5).
  */
 function journalReceived(core: Core, message: StoredMessage, queue: QueueRecord): void {
-  const draft = { ...draftOf(message), delivery: message.delivery };
+  const draft = draftOf(message);
   if (queue.journal) {
     const journal = core.registry.journalOf(queue.id);
     // R-T6: a queue journal keeps the original arrival time.
