@@ -16,7 +16,7 @@ test('Ctrl+F filters by label, body and class on the service; sorting by a colum
   await expect(page.locator('.result-facts')).toContainText('10 messages match the filter');
   await filter.getByLabel('Label contains').fill('');
   await filter.getByLabel('Body contains').fill('NEEDLE');
-  await expect(page.locator('.result-facts')).toContainText('1 message match the filter');
+  await expect(page.locator('.result-facts')).toContainText('1 message matches the filter');
   await expect(messageGrid(page).getByRole('row').filter({ hasText: 'order-7' })).toBeVisible();
   await saveScreenshot(page, 'filter');
   await filter.getByRole('button', { name: 'Clear' }).click();
@@ -40,7 +40,7 @@ test('Ctrl+F filters by label, body and class on the service; sorting by a colum
   await expect(page.locator('.result-title')).toHaveText('admin › Queue messages');
   await page.keyboard.press('Control+f');
   await page.getByRole('search').getByLabel('Class').selectOption({ label: 'NACK_Q_PURGED 0xC001' });
-  await expect(page.locator('.result-facts')).toContainText('1 message match the filter');
+  await expect(page.locator('.result-facts')).toContainText('1 message matches the filter');
 });
 
 test('the console follows a dark system theme', async ({ consolePage: page, service }) => {

@@ -41,7 +41,7 @@ function ResultHeader({ refNode, caption, isMessages }: { refNode: NodeRef; capt
   let facts = '';
   if (isMessages && total !== null) {
     const bytes = queue ? (refNode.kind === 'journalMessages' ? queue.journalBytes : queue.bytes) : null;
-    facts = `${formatCount(total)} ${total === 1 ? 'message' : 'messages'}${filterActive ? ' match the filter' : ''}${bytes !== null && !filterActive ? ` · ${formatBytes(bytes)}` : ''}`;
+    facts = `${formatCount(total)} ${total === 1 ? 'message' : 'messages'}${filterActive ? (total === 1 ? ' matches the filter' : ' match the filter') : ''}${bytes !== null && !filterActive ? ` · ${formatBytes(bytes)}` : ''}`;
     if (selectedCount > 0) facts += ` · ${formatCount(selectedCount)} selected`;
   }
   return (

@@ -104,7 +104,7 @@ export function TreePane() {
           aria-posinset={row.posInSet}
           data-node={row.id}
           className={`tree-row${row.id === selected ? ' selected' : ''}${row.hasMessages ? ' has-messages' : ''}`}
-          style={{ paddingLeft: 4 + (row.level - 1) * 16 }}
+          style={{ paddingLeft: 4 + (row.level - 1) * 14 }}
           onMouseDown={() => treeRef.current?.focus()}
           onClick={() => store.getState().selectNode(row.id)}
           onDoubleClick={() => row.expandable && store.getState().setExpanded(row.id, !row.expanded)}

@@ -2,7 +2,7 @@
 import { useCallback, useState } from 'react';
 
 const KEY = 'queuekeeper.paneSizes';
-const DEFAULTS = { tree: 250, actions: 200 };
+const DEFAULTS = { tree: 280, actions: 200 };
 
 /** Pane widths and a setter that persists. */
 export function usePaneSizes(): [typeof DEFAULTS, (next: Partial<typeof DEFAULTS>) => void] {

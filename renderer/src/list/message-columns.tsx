@@ -27,7 +27,7 @@ const meta = (sort: MessageColumnMeta['sort'], align: MessageColumnMeta['align']
 /** All message columns, in the order Add/Remove Columns offers them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- react-table needs `any` to mix accessor value types
 export const messageColumns: ColumnDef<MessageInfo, any>[] = [
-  h.accessor('label', { id: 'label', header: 'Label', size: 170, meta: meta('label'), cell: (c) => text(c.getValue() || null) }),
+  h.accessor('label', { id: 'label', header: 'Label', size: 160, meta: meta('label'), cell: (c) => text(c.getValue() || null) }),
   h.accessor('priority', { id: 'priority', header: 'Priority', size: 58, meta: meta('priority', 'right') }),
   h.accessor('classCode', {
     id: 'class',
@@ -43,8 +43,8 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
   h.accessor('bodySize', { id: 'size', header: 'Size', size: 68, meta: meta('size', 'right'), cell: (c) => formatBytes(c.getValue()) }),
   h.accessor('id', { id: 'id', header: 'Message ID', size: 320, meta: meta(null), cell: (c) => <span className="mono" title={c.getValue()}>{c.getValue()}</span> }),
   h.accessor('lookupId', { id: 'lookupId', header: 'Lookup ID', size: 76, meta: meta('lookupId', 'right'), cell: (c) => formatCount(c.getValue()) }),
-  h.accessor('sentTime', { id: 'sentTime', header: 'Sent', size: 136, meta: meta('sentTime'), cell: (c) => timeCell(c.getValue()) }),
-  h.accessor('arrivedTime', { id: 'arrivedTime', header: 'Arrived', size: 136, meta: meta('arrivedTime'), cell: (c) => timeCell(c.getValue()) }),
+  h.accessor('sentTime', { id: 'sentTime', header: 'Sent', size: 150, meta: meta('sentTime'), cell: (c) => timeCell(c.getValue()) }),
+  h.accessor('arrivedTime', { id: 'arrivedTime', header: 'Arrived', size: 150, meta: meta('arrivedTime'), cell: (c) => timeCell(c.getValue()) }),
   h.accessor('sourceMachine', { id: 'sourceMachine', header: 'Source computer', size: 130, meta: meta(null), cell: (c) => text(c.getValue()) }),
   h.accessor('correlationId', { id: 'correlationId', header: 'Correlation ID', size: 330, meta: meta(null), cell: (c) => <span className="mono">{text(c.getValue())}</span> }),
   h.accessor('adminQueue', { id: 'adminQueue', header: 'Admin queue', size: 180, meta: meta(null), cell: (c) => text(c.getValue()) }),
