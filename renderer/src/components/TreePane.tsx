@@ -122,7 +122,9 @@ export function TreePane() {
             {row.expandable ? (row.expanded ? '▾' : '▸') : ''}
           </span>
           <NodeIcon kind={row.kind} />
-          <span className="tree-label">{row.label}</span>
+          <span className="tree-label" title={row.label}>
+            {row.label}
+          </span>
           {row.count !== null && <span className="tree-count">{formatCount(row.count)}</span>}
         </div>
       ))}

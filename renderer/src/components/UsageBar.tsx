@@ -18,7 +18,7 @@ export function UsageBar({ usedBytes, limitKB, compact = false, label }: { usedB
       >
         <span className="usage-fill" style={{ width: `${fraction === null ? 0 : Math.max(fraction > 0 ? 2 : 0, fraction * 100)}%` }} />
       </span>
-      <span className="usage-text">{compact && fraction !== null ? formatPercent(fraction) : text}</span>
+      <span className="usage-text">{compact ? (fraction === null ? 'no limit' : formatPercent(fraction)) : text}</span>
     </span>
   );
 }
