@@ -8,9 +8,13 @@ export class Store {
   readonly messages: MessageStore;
   readonly queues: QueueStore;
 
+  /** One transaction function, made once: better-sqlite3 builds a wrapper per db.transaction() call. */
+  private readonly runInTransaction: (work: () => unknown) => unknown;
+
   private constructor(private readonly db: Db) {
     this.messages = new MessageStore(db);
     this.queues = new QueueStore(db);
+    this.runInTransaction = db.transaction((work: () => unknown) => work());
   }
 
   /** Opens the store of a data folder; throws STORE_CORRUPT or STORE_VERSION_TOO_NEW rather than rewrite it. */
@@ -20,7 +24,7 @@ export class Store {
 
   /** Runs `work` in one transaction; nested calls become savepoints, so one failed part rolls back alone. */
   transaction<T>(work: () => T): T {
-    return this.db.transaction(work)();
+    return this.runInTransaction(work) as T;
   }
 
   get inTransaction(): boolean {
