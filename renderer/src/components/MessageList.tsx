@@ -2,8 +2,8 @@
  * The message list: a virtualized ARIA grid over the service's paging. Only the rows in view (plus a
  * margin) exist in the DOM and in memory; sort and filter are evaluated by the service.
  */
-import { flexRender, getCoreRowModel, useReactTable, type ColumnSizingState } from '@tanstack/react-table';
-import { useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { flexRender, getCoreRowModel, useReactTable, type Column, type ColumnSizingState } from '@tanstack/react-table';
+import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import type { MessageInfo } from '@qk/model';
 import { buildActions, confirmDeleteSelected, openSelectedProperties } from '../commands/actions.js';
 import { columnMeta, messageColumns } from '../list/message-columns.js';
@@ -33,7 +33,7 @@ export function MessageList({ caption }: { caption: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const openMenu = useContextMenu();
   const count = total ?? 0;
-  const { rows: items, first, last, contentHeight, pageRows, scrollToIndex } = useRowWindow(count, ROW_HEIGHT, HEADER_HEIGHT, scrollRef);
+  const { rows: items, first, last, contentHeight, blockTop, pageRows, scrollToIndex } = useRowWindow(count, ROW_HEIGHT, HEADER_HEIGHT, scrollRef);
 
   // Back to the top when the list shows another queue, sort or filter (a new view, not a refresh).
   const viewKey = `${target?.computer}|${target?.path}|${sort.column}|${sort.descending}|${JSON.stringify(store.getState().filter)}`;
@@ -45,18 +45,10 @@ export function MessageList({ caption }: { caption: string }) {
     if (count > 0) store.getState().ensureRange(first, last);
   }, [first, last, count, generation, store]);
 
-  const windowRows = useMemo(() => {
-    const rows: MessageInfo[] = [];
-    for (const item of items) {
-      const row = pages[Math.floor(item.index / 200)]?.[item.index % 200];
-      if (row) rows.push(row);
-    }
-    return rows;
-  }, [items, pages]);
-
   const columnVisibility = useMemo(() => Object.fromEntries(messageColumns.map((c) => [c.id as string, visibleColumns.includes(c.id as string)])), [visibleColumns]);
   const table = useReactTable({
-    data: windowRows,
+    // The table models columns, order, visibility and sizes; rows are rendered by MessageRow from the pages.
+    data: EMPTY_ROWS,
     columns: messageColumns,
     getCoreRowModel: getCoreRowModel(),
     getRowId: (row) => String(row.lookupId),
@@ -70,7 +62,7 @@ export function MessageList({ caption }: { caption: string }) {
       store.getState().setColumnSizes(typeof updater === 'function' ? (updater as (old: ColumnSizingState) => ColumnSizingState)(current) : updater);
     },
   });
-  const rowModel = table.getRowModel().rowsById;
+  const visibleLeafColumns = table.getVisibleLeafColumns();
   const headers = table.getHeaderGroups()[0]?.headers ?? [];
   const totalWidth = table.getTotalSize();
 
@@ -129,14 +121,15 @@ export function MessageList({ caption }: { caption: string }) {
     event.preventDefault();
   };
 
-  const onRowMouseDown = (event: MouseEvent, index: number) => {
+  const onRowMouseDown = useCallback((event: MouseEvent, index: number) => {
     if (event.button === 2) {
       const row = store.getState().messageAt(index);
       if (row && !store.getState().selection[row.lookupId]) store.getState().selectIndex(index, 'replace');
       return;
     }
     store.getState().selectIndex(index, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'replace');
-  };
+  }, [store]);
+  const onRowDoubleClick = useCallback(() => openSelectedProperties(store), [store]);
 
   const onHeaderClick = (columnId: string) => {
     const sortable = columnMeta(columnId).sort;
@@ -191,42 +184,78 @@ export function MessageList({ caption }: { caption: string }) {
           })}
         </div>
         <div className="grid-body" style={{ height: contentHeight, width: totalWidth }}>
-          {items.map((item) => {
-            const message = pages[Math.floor(item.index / 200)]?.[item.index % 200];
-            const row = message ? rowModel[String(message.lookupId)] : undefined;
-            const selected = message ? allSelected || selection[message.lookupId] === true : false;
-            return (
-              <div
-                key={item.index}
-                id={`msg-row-${item.index}`}
-                role="row"
-                aria-rowindex={item.index + 2}
-                aria-selected={selected}
-                className={`grid-row${selected ? ' selected' : ''}${item.index === focusIndex ? ' focused' : ''}${item.index % 2 ? ' odd' : ''}`}
-                style={{ transform: `translateY(${item.top}px)`, height: ROW_HEIGHT }}
-                onMouseDown={(e) => onRowMouseDown(e, item.index)}
-                onDoubleClick={() => openSelectedProperties(store)}
-              >
-                {row
-                  ? row.getVisibleCells().map((cell) => (
-                      <div key={cell.id} role="gridcell" className={`grid-cell align-${columnMeta(cell.column.id).align}`} style={{ width: cell.column.getSize() }}>
-                        {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                      </div>
-                    ))
-                  : (
-                      <div role="gridcell" className="grid-cell loading-cell">
-                        Loading…
-                      </div>
-                    )}
-              </div>
-            );
-          })}
+          <div className="grid-rows" style={{ transform: `translateY(${blockTop}px)` }}>
+            {items.map((item) => {
+              const message = pages[Math.floor(item.index / 200)]?.[item.index % 200];
+              return (
+                <MessageRow
+                  key={item.index}
+                  index={item.index}
+                  top={item.top}
+                  message={message}
+                  selected={message ? allSelected || selection[message.lookupId] === true : false}
+                  focused={item.index === focusIndex}
+                  columns={visibleLeafColumns}
+                  sizes={columnSizes}
+                  onMouseDown={onRowMouseDown}
+                  onDoubleClick={onRowDoubleClick}
+                />
+              );
+            })}
+          </div>
         </div>
         {total === 0 && <div className="empty-note">There are no messages in this queue{isFiltered(store) ? ' that match the filter' : ''}.</div>}
       </div>
     </div>
   );
 }
+
+const EMPTY_ROWS: MessageInfo[] = [];
+
+interface RowProps {
+  index: number;
+  top: number;
+  message: MessageInfo | undefined;
+  selected: boolean;
+  focused: boolean;
+  columns: Column<MessageInfo, unknown>[];
+  /** Only to re-render when a column is resized. */
+  sizes: Record<string, number>;
+  onMouseDown(event: MouseEvent, index: number): void;
+  onDoubleClick(): void;
+}
+
+/** One message row; memoized so scrolling re-renders only the rows that enter the window. */
+const MessageRow = memo(function MessageRow({ index, top, message, selected, focused, columns, onMouseDown, onDoubleClick }: RowProps) {
+  return (
+    <div
+      id={`msg-row-${index}`}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={selected}
+      className={`grid-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}${index % 2 ? ' odd' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
+      onMouseDown={(e) => onMouseDown(e, index)}
+      onDoubleClick={onDoubleClick}
+    >
+      {message ? (
+        columns.map((column) => {
+          const value = column.accessorFn ? column.accessorFn(message, index) : undefined;
+          const cell = column.columnDef.cell;
+          return (
+            <div key={column.id} role="gridcell" className={`grid-cell align-${columnMeta(column.id).align}`} style={{ width: column.getSize() }}>
+              {typeof cell === 'function' ? flexRender(cell, { getValue: () => value, renderValue: () => value, row: { original: message, index }, column } as never) : String(value ?? '')}
+            </div>
+          );
+        })
+      ) : (
+        <div role="gridcell" className="grid-cell loading-cell">
+          Loading…
+        </div>
+      )}
+    </div>
+  );
+});
 
 function isFiltered(store: ReturnType<typeof useStoreApi>): boolean {
   const f = store.getState().filter;

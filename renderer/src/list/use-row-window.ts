@@ -18,9 +18,15 @@ export const MAX_CONTENT_PX = 15_000_000;
 /** A row to render. */
 export interface WindowRow {
   index: number;
-  /** Top in px within the rows container. */
+  /** Top in px within the rows block (see `blockTop`): constant while the row stays in the window. */
   top: number;
 }
+
+/**
+ * Rows are placed in a block that moves as a whole, so a row keeps its own offset while scrolling and
+ * React can skip re-rendering it; the block's base index changes only every BLOCK_ROWS rows.
+ */
+const BLOCK_ROWS = 5_000;
 
 /** What the list renders and how it moves. */
 export interface RowWindow {
@@ -29,6 +35,8 @@ export interface RowWindow {
   last: number;
   /** Real height of the rows container. */
   contentHeight: number;
+  /** Real top of the rows block inside the container. */
+  blockTop: number;
   /** Rows that fit in the viewport. */
   pageRows: number;
   /** Scrolls so the row is visible ('auto' = the least movement). */
@@ -45,9 +53,10 @@ export function computeWindow(count: number, rowHeight: number, viewport: number
   const first = Math.max(0, Math.floor(virtualTop / rowHeight) - overscan);
   const last = count === 0 ? -1 : Math.min(count - 1, Math.ceil((virtualTop + viewport) / rowHeight) + overscan);
   const shift = virtualTop - realTop;
+  const base = first - (first % BLOCK_ROWS);
   const rows: WindowRow[] = [];
-  for (let index = first; index <= last; index += 1) rows.push({ index, top: index * rowHeight - shift });
-  return { rows, first, last, contentHeight, scale };
+  for (let index = first; index <= last; index += 1) rows.push({ index, top: (index - base) * rowHeight });
+  return { rows, first, last, contentHeight, scale, blockTop: base * rowHeight - shift };
 }
 
 /** The real scrollTop that shows row `index` ('auto' keeps the current position when it is visible). */
@@ -112,5 +121,5 @@ export function useRowWindow(count: number, rowHeight: number, headerHeight: num
     [scrollRef, count, rowHeight, headerHeight],
   );
 
-  return { rows: win.rows, first: win.first, last: win.last, contentHeight: win.contentHeight, pageRows: Math.max(1, Math.floor(viewport / rowHeight)), scrollToIndex };
+  return { rows: win.rows, first: win.first, last: win.last, contentHeight: win.contentHeight, blockTop: win.blockTop, pageRows: Math.max(1, Math.floor(viewport / rowHeight)), scrollToIndex };
 }

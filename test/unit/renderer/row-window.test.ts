@@ -19,7 +19,13 @@ describe('row window', () => {
     const end = computeWindow(count, 20, viewport, MAX_CONTENT_PX - viewport, 0);
     const last = end.rows[end.rows.length - 1];
     expect(last?.index).toBe(count - 1);
-    expect((last?.top ?? 0) + 20).toBeCloseTo(MAX_CONTENT_PX, 5);
+    // Real position = the block's top + the row's offset in the block.
+    expect(end.blockTop + (last?.top ?? 0) + 20).toBeCloseTo(MAX_CONTENT_PX, 5);
+    // A row keeps its offset in the block while the window moves (so it need not re-render).
+    const a = computeWindow(count, 20, viewport, 1_000_000, 0);
+    const b = computeWindow(count, 20, viewport, 1_000_040, 0);
+    const shared = b.rows.find((r) => r.index === a.rows[3]?.index);
+    expect(shared?.top).toBe(a.rows[3]?.top);
     const middle = computeWindow(count, 20, viewport, (MAX_CONTENT_PX - viewport) / 2, 0);
     expect(Math.abs(middle.first - (count - viewport / 20) / 2)).toBeLessThan(2);
   });
