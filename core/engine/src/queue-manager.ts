@@ -5,6 +5,8 @@
 import {
   Delivery,
   isAcknowledgmentClass,
+  Limits,
+  MessageClass,
   MessageStatus,
   normalizeMessageId,
   parseQueueName,
@@ -615,19 +617,24 @@ class QueueManager implements QueueManagerApi {
   async arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }> {
     const ref = parseQueueName(path);
     if (!this.registry.isLocal(ref.computer)) return { accepted: false, reason: `'${path}' is not on this computer` };
-    const queue = this.registry.resolveLocal(ref, path);
-    if (queue.kind !== 'private' && queue.kind !== 'public') throw new QkError('ACCESS_DENIED', 'Messages arrive only in application queues.');
-    const draft = arrivingDraft(message, this.registry.pathOf(queue), this.draftContext());
+    const queue = this.registry.findLocal(ref);
+    if (queue && queue.kind !== 'private' && queue.kind !== 'public') throw new QkError('ACCESS_DENIED', 'Messages arrive only in application queues.');
+    const draft = arrivingDraft(message, queue ? this.registry.pathOf(queue) : path, this.draftContext());
+    if (!queue) {
+      // R-A5/R-D5: an unknown destination is a failed delivery: NACK_BAD_DST_Q and a dead letter as flagged.
+      await this.execute(draft.delivery === Delivery.RECOVERABLE, () => failDelivery(this.core, draft, MessageClass.NACK_BAD_DST_Q));
+      return { accepted: false, reason: 'NACK_BAD_DST_Q' };
+    }
     const transactional = message.transactional === true;
     // R-U1/R-U2: duplicates of nontransactional messages are dropped by (source computer, message ID).
     if (!transactional && this.duplicates.checkAndRemember(draft.sourceMachineId, draft.msgId, this.clock.now())) {
       return { accepted: false, reason: 'duplicate' };
     }
-    const ttrqAt = draft.ttrq >= 0xfffffffe ? Infinity : draft.sentMs + draft.ttrq * 1000;
+    const ttrqAt = draft.ttrq >= Limits.LONG_LIVED ? Infinity : draft.sentMs + draft.ttrq * 1000;
     const outcome = await this.execute(draft.delivery === Delivery.RECOVERABLE, () => {
       if (this.clock.now() > ttrqAt) {
-        failDelivery(this.core, draft, 0x8002); // R-X6: TTRQ ran out before the message reached this queue
-        return { placed: false as const, failureClass: 0x8002, reason: 'NACK_REACH_QUEUE_TIMEOUT' };
+        failDelivery(this.core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: TTRQ ran out on the way
+        return { placed: false as const, failureClass: MessageClass.NACK_REACH_QUEUE_TIMEOUT, reason: 'NACK_REACH_QUEUE_TIMEOUT' };
       }
       return arrive(this.core, draft, queue, 'network');
     });

@@ -228,3 +228,29 @@ describe('duplicates, settings, retention', () => {
     expect(count(R)).toBe(0);
   });
 });
+
+describe('arrivals from other computers', () => {
+  const source = '5f0e9a51-3c1f-4c8e-9a4c-1f2e3d4c5b6a';
+  test('R-D5 an arrival for a queue that does not exist is NACK_BAD_DST_Q and dead-lettered as flagged', async () => {
+    const outcome = await h.qm.arrive('.\\private$\\nosuch', { id: `{${source}}\\11`, sourceMachineId: source, sourceMachine: 'BETA', body: 'lost', journal: 1, acknowledge: 0x04, adminQueue: ADMIN });
+    expect(outcome).toEqual({ accepted: false, reason: 'NACK_BAD_DST_Q' });
+    expect(classes('.\\DEADLETTER$')).toEqual([MessageClass.NACK_BAD_DST_Q]);
+    expect(classes(ADMIN)).toEqual([MessageClass.NACK_BAD_DST_Q]);
+  });
+});
+
+describe('browsing', () => {
+  test('pages in receive order from either end, sorted and filtered by the store', async () => {
+    for (let i = 0; i < 30; i++) await h.qm.send(Q, { body: `body-${i}`, label: `L${String(29 - i).padStart(2, '0')}`, priority: i % 2 === 0 ? 5 : 1 });
+    const all = h.qm.browse({ path: Q, limit: 1000 }).messages;
+    expect(all).toHaveLength(30);
+    const last = h.qm.browse({ path: Q, offset: 25, limit: 10 });
+    expect(last.total).toBe(30);
+    expect(last.messages.map((m) => m.lookupId)).toEqual(all.slice(25).map((m) => m.lookupId));
+    const byLabel = h.qm.browse({ path: Q, sort: { column: 'label' }, limit: 3 }).messages.map((m) => m.label);
+    expect(byLabel).toEqual(['L00', 'L01', 'L02']);
+    const filtered = h.qm.browse({ path: Q, filter: { bodyText: 'BODY-1' }, includeBody: true });
+    expect(filtered.total).toBe(11);
+    expect(filtered.messages.every((m) => m.body?.startsWith('body-1'))).toBe(true);
+  });
+});
