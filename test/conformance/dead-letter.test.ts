@@ -73,6 +73,15 @@ describe.concurrent('nontransactional dead letters', () => {
     expect(all.filter((m) => m.label === label)).toHaveLength(0);
   });
 
+  test('R-D5 R-M4 a transactional receive from a nontransactional queue fails (TRANSACTION_USAGE): the message stays and is not dead-lettered', async () => {
+    const { q, svc } = file;
+    const dest = await q.newQueue('d5-rx');
+    const id = await q.send(dest, '--journal', 'deadletter', '--label', 'stays');
+    failsWith(await svc.qk('receive', dest, '--transactional'), 'TRANSACTION_USAGE');
+    expect((await q.messages(dest)).map((m) => m.id)).toEqual([id]);
+    expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
+  });
+
   test.skip('R-D5 a failed (aborted) receiving transaction returns the message to its queue and does not dead-letter — qk has no command that aborts a receive', () => {});
 });
 

@@ -54,6 +54,20 @@ describe.concurrent('target journaling (queue journal)', () => {
     const journal = await q.messages(journalOf(dest));
     expect(journal.map((m) => m.id)).toEqual([a, b]);
     expect(journal.map((m) => m.label)).toEqual(['a', 'b']);
+    // R-L1: journal copies get their own lookup IDs, increasing in the journal's order.
+    expect(journal[1]?.lookupId).toBeGreaterThan(journal[0]?.lookupId ?? Infinity);
+  });
+
+  test('a queue journal is shown as type "journal" and applications may read and remove its messages (never send to it)', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('jread', '--journal');
+    const id = await q.send(dest, '--label', 'journal me', '--body', 'kept');
+    await q.receive(dest);
+    const journal = await q.show(journalOf(dest));
+    expect(journal).toMatchObject({ type: 'journal', messageCount: 1 });
+    const copy = await q.receive(journalOf(dest));
+    expect(copy).toMatchObject({ id, body: 'kept' });
+    expect((await q.show(dest)).journalMessageCount).toBe(0);
   });
 
   test('R-T2 messages removed by purge or by TTBR expiry are not journaled (queue or computer journal)', async () => {

@@ -230,7 +230,6 @@ describe.concurrent('receive and peek timeouts', () => {
   test('receive --timeout on an empty queue exits 3 after about the timeout', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('empty');
-    const started = Date.now();
     const [recv, peek, recvNow] = await Promise.all([
       svc.qk('receive', dest, '--timeout', '1'),
       svc.qk('peek', dest, '--timeout', '1'),
@@ -239,8 +238,9 @@ describe.concurrent('receive and peek timeouts', () => {
     expect(recv.exitCode, recv.stderr).toBe(3);
     expect(peek.exitCode, peek.stderr).toBe(3);
     expect(recvNow.exitCode, recvNow.stderr).toBe(3);
+    // It waited for the timeout before giving up.
     expect(recv.elapsedMs).toBeGreaterThanOrEqual(900);
-    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(peek.elapsedMs).toBeGreaterThanOrEqual(900);
   });
 
   test('a receive waiting with --timeout 3 returns promptly when a message is sent meanwhile', async () => {

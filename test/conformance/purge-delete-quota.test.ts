@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
-import { SYSTEM, journalOf } from '../helpers/qk-ops.js';
+import { SYSTEM, journalOf, uniqueName } from '../helpers/qk-ops.js';
 import type { QkMessage, QkQueue } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
 import { delay } from '../helpers/service-harness.js';
@@ -57,6 +57,20 @@ describe.concurrent('purge', () => {
     expect((await q.show(dest)).journalMessageCount).toBe(2);
     expect(await q.purge(journalOf(dest))).toBe(2);
     expect((await q.show(dest)).journalMessageCount).toBe(0);
+  });
+});
+
+describe.concurrent('purging an outgoing queue', () => {
+  test('R-P6 purging an outgoing queue yields NACK_PURGED 0x8001 (an arrival NACK) for messages with NEG_ARRIVAL', async () => {
+    const { q } = file;
+    const adm = await q.newQueue('p6-adm');
+    const host = uniqueName('NOHOSTP6').toUpperCase();
+    const id = await q.send(`${host}\\private$\\x`, '--ack', 'nack-reach-queue', '--admin-queue', adm, '--label', 'p6', '--body', 'never sent');
+    const outgoing = (await q.list()).find((queue) => queue.type === 'outgoing' && queue.path.toUpperCase().includes(host));
+    expect(outgoing, `an outgoing queue for ${host}`).toBeDefined();
+    expect(await q.purge(outgoing?.path ?? '')).toBe(1);
+    const [nack] = await settled(adm, 1);
+    expect(nack).toMatchObject({ class: 'NACK_PURGED', classCode: 0x8001, correlationId: id, body: 'never sent' });
   });
 });
 

@@ -175,6 +175,9 @@ export class ServiceHarness {
     const raw = await (waits ? runNode(full, timeoutMs) : slots.run(() => runNode(full, timeoutMs)));
     this.stats.calls += 1;
     this.stats.totalMs += raw.elapsedMs;
+    if (process.env['QK_HARNESS_TRACE']) {
+      process.stderr.write(`[qk ${new Date().toISOString()} ${raw.elapsedMs}ms exit ${raw.exitCode}] ${args.join(' ').slice(0, 120)}\n`);
+    }
     const json = (raw.exitCode === 0 ? parseJson(raw.stdout) : parseJson(raw.stderr)) as T;
     return { ...raw, json, command: `qk ${full.map(quote).join(' ')}` };
   }
