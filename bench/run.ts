@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { cleanup, installExitHandlers } from './lib/cleanup.js';
 import { parseArgs, SECTIONS, USAGE, UsageError, type Options, type Section } from './lib/config.js';
 import { runEngine } from './lib/engine.js';
-import { currentLoad, machineInfo } from './lib/machine.js';
+import { currentLoad, machineInfo, sourceInfo } from './lib/machine.js';
 import { runMemory } from './lib/memory.js';
 import { runPaging } from './lib/paging.js';
 import { Results } from './lib/results.js';
@@ -55,9 +55,10 @@ async function main(): Promise<number> {
   }
 
   const machine = machineInfo();
+  const source = sourceInfo(root);
   const results = new Results();
   console.log(`Queuekeeper bench${options.quick ? ' (--quick: small counts, a smoke check)' : ''}`);
-  console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}`);
+  console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}; commit ${source.commit}${source.coreDirty ? ' (core/ has uncommitted changes)' : ''}`);
   const started = now();
   const durations: Record<string, number> = {};
   try {
@@ -86,6 +87,7 @@ async function main(): Promise<number> {
   const out = options.out ?? join(root, options.quick ? 'bench/results.quick.json' : 'bench/results.json');
   results.write(out, {
     machine: { ...machine, loadAverageAtEnd: currentLoad() },
+    source,
     mode: options.quick ? 'quick' : 'full',
     sections: [...options.only],
     sectionSeconds: durations,

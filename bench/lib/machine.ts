@@ -1,4 +1,5 @@
 /** What the figures were measured on. */
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 
 export interface MachineInfo {
@@ -25,3 +26,14 @@ export function machineInfo(): MachineInfo {
 }
 
 export const currentLoad = (): number[] => loadavg().map((l) => Math.round(l * 100) / 100);
+
+/** The commit measured, and whether core/ had uncommitted changes (other engineers work in the same tree). */
+export function sourceInfo(root: string): { commit: string; coreDirty: boolean | null } {
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'core'], { cwd: root, encoding: 'utf8' }).trim().length > 0;
+    return { commit, coreDirty: dirty };
+  } catch {
+    return { commit: 'unknown', coreDirty: null };
+  }
+}

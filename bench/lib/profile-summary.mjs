@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Summarizes a V8 .cpuprofile (from `node --cpu-prof`): where the time went, by function (self and total)
 // by file, and the hot lines of one function. Usage:
-//   node bench/lib/profile-summary.mjs FILE.cpuprofile [--top N] [--filter TEXT] [--lines FUNCTION]
+//   node bench/lib/profile-summary.mjs FILE.cpuprofile [--top N] [--filter TEXT] [--lines FUNCTION] [--focus FUNCTION]
+// --focus keeps only the samples with FUNCTION on the stack (e.g. one operation's handler).
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -10,6 +11,7 @@ const file = args[0] && !args[0].startsWith('--') ? args[0] : undefined;
 const top = Number(args[args.indexOf('--top') + 1]) || 25;
 const filter = args.includes('--filter') ? args[args.indexOf('--filter') + 1] : null;
 const linesOf = args.includes('--lines') ? args[args.indexOf('--lines') + 1] : null;
+const focus = args.includes('--focus') ? args[args.indexOf('--focus') + 1] : null;
 if (!file) {
   console.error('usage: node bench/lib/profile-summary.mjs FILE.cpuprofile [--top N] [--filter TEXT]');
   process.exit(2);
@@ -20,8 +22,15 @@ const parent = new Map();
 for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 
 // Self time per node from the sample deltas.
+const onStack = (id, name) => {
+  for (let cur = id; cur !== undefined; cur = parent.get(cur)) if (nodes.get(cur).callFrame.functionName === name) return true;
+  return false;
+};
 const self = new Map();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+profile.samples.forEach((id, i) => {
+  if (focus && !onStack(id, focus)) return;
+  self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+});
 const totalMs = [...self.values()].reduce((a, b) => a + b, 0);
 
 const short = (url) => url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'nm:').replace(/.*\/work\/main\//, '');
@@ -52,7 +61,7 @@ const show = (title, map) => {
     .slice(0, top)
     .forEach(([k, ms]) => console.log(`${ms.toFixed(0).padStart(8)} ms ${((ms / totalMs) * 100).toFixed(1).padStart(5)}%  ${k}`));
 };
-console.log(`${file}: ${totalMs.toFixed(0)} ms sampled`);
+console.log(`${file}: ${totalMs.toFixed(0)} ms sampled${focus ? ` with ${focus} on the stack` : ''}`);
 show('self time by function', selfBy);
 show('total time by function (inclusive)', totalBy);
 show('self time by file', fileBy);
