@@ -152,11 +152,14 @@ describe.concurrent('send-time validation', () => {
     expect((await q.show(dest)).messageCount).toBe(0);
   });
 
-  test('R-V0b a body over MaxMessageSize (4 MB) is INSUFFICIENT_RESOURCES and nothing is stored', async () => {
+  test('R-V0b a message over MaxMessageSize (4 MB, body and properties together) is INSUFFICIENT_RESOURCES and nothing is stored', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('big');
     const tooBig = writeTempFile(Buffer.alloc(4 * 1024 * 1024 + 1, 0x61));
     failsWith(await svc.qk('send', dest, '--body-file', tooBig, '--recoverable'), 'INSUFFICIENT_RESOURCES');
+    // Decisions table: MaxMessageSize bounds body and properties together, so a 4 MB body with a label is too big.
+    const exactly = writeTempFile(Buffer.alloc(4 * 1024 * 1024, 0x61));
+    failsWith(await svc.qk('send', dest, '--body-file', exactly, '--label', 'and a label'), 'INSUFFICIENT_RESOURCES');
     const queue: QkQueue = await q.show(dest);
     expect(queue.messageCount).toBe(0);
     expect(queue.bytes).toBe(0);
