@@ -18,9 +18,9 @@ export interface Counts {
 }
 
 export const FULL: Counts = {
-  engineMessages: 100_000,
-  serviceSendSeconds: 5,
-  serviceReceiveMessages: 50_000,
+  engineMessages: 50_000,
+  serviceSendSeconds: 3,
+  serviceReceiveMessages: 30_000,
   latencySamples: 2_000,
   bigQueue: 1_000_000,
   semanticsMessages: 50_000,

@@ -4,10 +4,12 @@ import { batchItems, message, type DeliveryName } from './body.js';
 import { tempFolder, trackCloser } from './cleanup.js';
 import type { Counts } from './config.js';
 import type { Results, Target } from './results.js';
-import { inFlight, now, rate } from './stats.js';
+import { bestOf, inFlight, now, rate } from './stats.js';
 
 const SECTION = 'engine';
 const EXPRESS_TARGET: Target = { op: '>=', value: 100_000 };
+/** Throughput runs are repeated and the best kept: the machine is shared, and noise only ever slows a run down. */
+export const ROUNDS = 2;
 
 /** Opens a queue manager on a data folder; close() is registered with the cleanup. */
 export function openEngine(dataDir: string): QueueManagerApi & { dispose(): Promise<void> } {
@@ -104,44 +106,54 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
         sends.push({ label: method, value });
         results.add(SECTION, `in-process ${delivery} send, ${label}`, value, 'msg/s', method);
       };
+      const counted = `${n.toLocaleString('en-US')} msgs`;
       for (const lanes of [1, 4]) {
-        const q = freshQueue(qm, `send-${delivery}`);
-        const ms = await sendBatches(qm, q, delivery, n, 1_000, lanes);
-        expectCount(qm, q, n);
-        record(`sendBatch ×${lanes}`, rate(n, ms), `${n.toLocaleString('en-US')} msgs, sendBatch of 1,000, ${lanes} batch${lanes > 1 ? 'es' : ''} in flight`);
-        await qm.purgeQueue(q);
+        const value = await bestOf(ROUNDS, async () => {
+          const q = freshQueue(qm, `send-${delivery}`);
+          const ms = await sendBatches(qm, q, delivery, n, 1_000, lanes);
+          expectCount(qm, q, n);
+          await qm.purgeQueue(q);
+          return rate(n, ms);
+        });
+        record(`sendBatch ×${lanes}`, value, `${counted}, sendBatch of 1,000, ${lanes} batch${lanes > 1 ? 'es' : ''} in flight; best of ${ROUNDS}`);
       }
       {
-        const q = freshQueue(qm, `send-${delivery}`);
         const m = message(delivery);
-        const ms = await inFlight(n, 1_000, () => qm.send(q, m));
-        expectCount(qm, q, n);
-        record('concurrent send', rate(n, ms), `${n.toLocaleString('en-US')} msgs, single send(), 1,000 promises in flight`);
-        await qm.purgeQueue(q);
+        const value = await bestOf(ROUNDS, async () => {
+          const q = freshQueue(qm, `send-${delivery}`);
+          const ms = await inFlight(n, 1_000, () => qm.send(q, m));
+          expectCount(qm, q, n);
+          await qm.purgeQueue(q);
+          return rate(n, ms);
+        });
+        record('concurrent send', value, `${counted}, single send(), 1,000 promises in flight; best of ${ROUNDS}`);
       }
       const best = sends.reduce((a, b) => (b.value > a.value ? b : a));
       results.add(SECTION, `in-process ${delivery} send — best`, best.value, 'msg/s', best.label, delivery === 'express' ? EXPRESS_TARGET : null);
 
       const receives: { label: string; value: number }[] = [];
       {
-        const q = freshQueue(qm, `recv-${delivery}`);
-        await fill(qm, q, delivery, n);
-        const { count, ms } = await receiveBatches(qm, q, 1_000);
-        if (count !== n) throw new Error(`received ${count} of ${n}`);
-        const method = `${n.toLocaleString('en-US')} msgs, receiveBatch max 1,000, one at a time`;
-        receives.push({ label: method, value: rate(count, ms) });
-        results.add(SECTION, `in-process ${delivery} receive, receiveBatch`, rate(count, ms), 'msg/s', method);
+        const value = await bestOf(ROUNDS, async () => {
+          const q = freshQueue(qm, `recv-${delivery}`);
+          await fill(qm, q, delivery, n);
+          const { count, ms } = await receiveBatches(qm, q, 1_000);
+          if (count !== n) throw new Error(`received ${count} of ${n}`);
+          return rate(count, ms);
+        });
+        const method = `${counted}, receiveBatch max 1,000, one at a time; best of ${ROUNDS}`;
+        receives.push({ label: method, value });
+        results.add(SECTION, `in-process ${delivery} receive, receiveBatch`, value, 'msg/s', method);
       }
       // Concurrent single receives: a modest window as an application would use, then a deep one (capped),
       // because every receive in flight makes the next one scan past it.
       for (const [lanes, capMs] of [
-        [16, 15_000],
+        [16, 10_000],
         [1_000, 5_000],
       ] as const) {
         const q = freshQueue(qm, `recv-${delivery}`);
         await fill(qm, q, delivery, n);
         const { count, ms } = await receiveSingles(() => qm.receive({ path: q, timeoutMs: 0 }), lanes, capMs);
-        const method = `${count.toLocaleString('en-US')} of ${n.toLocaleString('en-US')} msgs, single receive(), ${lanes.toLocaleString('en-US')} in flight${count < n ? ` (stopped at the ${capMs / 1000} s cap)` : ''}`;
+        const method = `${count.toLocaleString('en-US')} of ${counted}, single receive(), ${lanes.toLocaleString('en-US')} in flight${count < n ? ` (stopped at the ${capMs / 1000} s cap)` : ''}`;
         receives.push({ label: method, value: rate(count, ms) });
         results.add(SECTION, `in-process ${delivery} receive, concurrent receive ×${lanes}`, rate(count, ms), 'msg/s', method);
         await qm.purgeQueue(q);

@@ -61,3 +61,10 @@ export function formatNumber(value: number): string {
   const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
   return value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
 }
+
+/** The best (highest) of `rounds` runs of `run`. */
+export async function bestOf(rounds: number, run: () => Promise<number>): Promise<number> {
+  let best = -Infinity;
+  for (let i = 0; i < rounds; i++) best = Math.max(best, await run());
+  return best;
+}
