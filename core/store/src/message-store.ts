@@ -49,9 +49,10 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
          AND lookup_id NOT IN (SELECT value FROM json_each(?)) ORDER BY priority DESC, lookup_id LIMIT 10000`,
     ),
     retainedChunk: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT 10000`),
-    // The few rows of a chunk that asked for negative receive acknowledgments (R-P3, R-Q1) are read whole.
+    // The few rows of a chunk that asked for negative acknowledgments are read whole: NEG_RECEIVE for a
+    // destination queue (R-P3, R-Q1), NEG_ARRIVAL for an outgoing queue (R-P6).
     owingNacks: raw(
-      `SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?)) AND (ack & 8) <> 0 AND admin_queue IS NOT NULL`,
+      `SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?)) AND (ack & 12) <> 0 AND admin_queue IS NOT NULL`,
     ),
     usage: db.prepare(
       `SELECT queue_id AS queueId, count(*) AS count, total(size) AS bytes, total(status <> 1) AS retained FROM ${t}.messages GROUP BY queue_id`,

@@ -254,3 +254,12 @@ describe('browsing', () => {
     expect(filtered.messages.every((m) => m.body?.startsWith('body-1'))).toBe(true);
   });
 });
+
+describe('outgoing queues', () => {
+  test('R-P6 purging an outgoing queue sends NACK_PURGED 0x8001 to messages with NEG_ARRIVAL', async () => {
+    await h.qm.send('FARAWAY\\private$\\q', { body: 'never sent', acknowledge: 0x04, adminQueue: ADMIN });
+    const outgoing = h.qm.listQueues().find((q) => q.type === 'outgoing');
+    expect(await h.qm.purgeQueue(outgoing?.path ?? '')).toBe(1);
+    expect(classes(ADMIN)).toEqual([MessageClass.NACK_PURGED]);
+  });
+});
