@@ -3,7 +3,7 @@
  * Failures on one computer: TTBR expiry in the destination queue, queue quota, transactional mismatch.
  */
 import { describe, expect, test } from 'vitest';
-import { failsWith, waitFor } from '../helpers/qk-expect.js';
+import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
 import { SYSTEM, uniqueName } from '../helpers/qk-ops.js';
 import type { QkMessage } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
@@ -107,12 +107,15 @@ describe.concurrent('transactional dead letters', () => {
   });
 
   test('R-D2 a transactional DL message that is received is never dead-lettered', async () => {
-    const { q } = file;
+    const { q, svc } = file;
     const dest = await q.newQueue('d2-ok', '--transactional');
-    const id = await q.send(dest, '--transactional', '--journal', 'deadletter', '--ttbr', '5', '--label', 'delivered');
+    // The receive waits before the send, so a slow machine cannot let the 3 s TTBR run out first.
+    const receiving = svc.qk<QkMessage>('receive', dest, '--transactional', '--timeout', '30');
+    await delay(500);
+    const id = await q.send(dest, '--transactional', '--journal', 'deadletter', '--ttbr', '3', '--label', 'delivered');
     const sentAt = Date.now();
-    expect((await q.receive(dest, '--transactional')).id).toBe(id);
-    await delay(Math.max(0, sentAt + 7_000 - Date.now())); // past its TTBR and the receive-NACK delay
+    expect(ok(await receiving).id).toBe(id);
+    await delay(Math.max(0, sentAt + 6_500 - Date.now())); // past its TTBR and the receive-NACK delay
     expect(await q.copiesOf(SYSTEM.xactDeadLetter, id)).toHaveLength(0);
     expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
   });

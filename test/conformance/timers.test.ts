@@ -120,16 +120,19 @@ describe('timers across a stop', () => {
   test('R-X7 an expiry that passed while the service was stopped is processed at start-up', async () => {
     const { q, svc } = file;
     const [dest, adm] = await Promise.all([q.newQueue('xstop'), q.newQueue('xstop-adm')]);
-    const id = await q.send(dest, '--recoverable', '--ttbr', '2', '--journal', 'deadletter', '--ack', 'nack-receive', '--admin-queue', adm, '--label', 'stopped');
     const kept = await q.send(dest, '--recoverable', '--label', 'kept');
+    const id = await q.send(dest, '--recoverable', '--ttbr', '6', '--journal', 'deadletter', '--ack', 'nack-receive', '--admin-queue', adm, '--label', 'stopped');
+    const sentAt = Date.now();
     await svc.stop();
-    await delay(2_500);
+    await delay(Math.max(0, sentAt + 7_000 - Date.now()));
+    const startedAt = Date.now();
     await svc.start();
-    // Processed at start-up: within a timer tick or two of the service being ready.
+    // Processed at start-up: within a timer tick or two of the service being ready — and not before the stop.
     const copy = await copyIn(SYSTEM.deadLetter, id, 1_500);
     const nack = await ackFor(adm, id, 1_500);
     expect(copy.classCode).toBe(0xc002);
     expect(nack.classCode).toBe(0xc002);
+    expect(Date.parse(copy.arrivedTime), 'dead-lettered by the new start').toBeGreaterThanOrEqual(startedAt - 250);
     expect((await q.messages(dest)).map((m) => m.id)).toEqual([kept]);
   });
 });
