@@ -67,7 +67,7 @@ describe('restart and crash', () => {
     expect(lost, `${lost.length} of ${confirmed.length} confirmed sends lost`).toEqual([]);
   });
 
-  test('one service per data folder: a second service start on the same --data fails with a clear error', async () => {
+  test('DESIGN one service per data folder: a second service start on the same --data fails with a clear error', async () => {
     const { q, svc } = file;
     const started = Date.now();
     const second = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -99,7 +99,7 @@ describe('restart and crash', () => {
 });
 
 describe('settings', () => {
-  test('settings list the MSMQ registry values with their defaults (§5)', async () => {
+  test('§5 settings list the MSMQ registry values with their defaults', async () => {
     const settings = ok(await file.svc.qk<QkSetting[]>('settings'));
     const byName = new Map(settings.map((s) => [s.name, s]));
     const expected: Record<string, number | null> = {

@@ -58,7 +58,7 @@ describe.concurrent('target journaling (queue journal)', () => {
     expect(journal[1]?.lookupId).toBeGreaterThan(journal[0]?.lookupId ?? Infinity);
   });
 
-  test('a queue journal is shown as type "journal" and applications may read and remove its messages (never send to it)', async () => {
+  test('§3.1 a queue journal is shown as type "journal" and applications may read and remove its messages (never send to it)', async () => {
     const { q } = file;
     const dest = await q.newQueue('jread', '--journal');
     const id = await q.send(dest, '--label', 'journal me', '--body', 'kept');

@@ -36,7 +36,7 @@ function expectTimeBetween(iso: string, fromMs: number, toMs: number, what: stri
 }
 
 describe.concurrent('message properties', () => {
-  test('every message property round-trips through send → messages → peek → receive (text body from --body-file)', async () => {
+  test('§1 every message property round-trips through send → messages → peek → receive (text body from --body-file)', async () => {
     const { q, svc } = file;
     const [dest, adm, resp] = await Promise.all([q.newQueue('rt'), q.newQueue('rt-adm'), q.newQueue('rt-resp')]);
     const text = 'héllo ✓ wörld — Queuekeeper';
@@ -115,7 +115,7 @@ describe.concurrent('message properties', () => {
     expect(await q.messages(dest)).toHaveLength(0);
   });
 
-  test('a binary body sent with --body-file comes back byte for byte (body null, bodyBase64 exact)', async () => {
+  test('§1 a binary body sent with --body-file comes back byte for byte (body null, bodyBase64 exact)', async () => {
     const { q } = file;
     const dest = await q.newQueue('binary');
     const bytes = Buffer.concat([Buffer.from([0xff, 0xfe, 0x00, 0xc3]), randomBytes(2_000)]);
@@ -129,7 +129,7 @@ describe.concurrent('message properties', () => {
     }
   });
 
-  test('defaults: priority 3, express, journal none, no ack, TTRQ = LongLiveTime 345600, TTBR unlimited (null)', async () => {
+  test('§1.1 R-X1 defaults: priority 3, express, journal none, no ack, TTRQ = LongLiveTime 345600, TTBR unlimited (null)', async () => {
     const { q } = file;
     const dest = await q.newQueue('defaults');
     await q.send(dest, '--body', 'plain');
@@ -154,7 +154,7 @@ describe.concurrent('message properties', () => {
     });
   });
 
-  test('--journal and --ack accept the MSMQ numbers as well as the names', async () => {
+  test('§2.2 §2.3 --journal and --ack accept the MSMQ numbers as well as the names', async () => {
     const { q } = file;
     const [dest, adm] = await Promise.all([q.newQueue('numbers'), q.newQueue('numbers-adm')]);
     await q.send(dest, '--journal', '1', '--ack', '12', '--admin-queue', adm);
@@ -195,7 +195,7 @@ describe.concurrent('message properties', () => {
     expect(received).toEqual(expectedOrder);
   });
 
-  test('paging: messages --offset/--limit return the slice and the total', async () => {
+  test('R-C1 browsing pages: messages --offset/--limit return the slice and the total', async () => {
     const { q } = file;
     const dest = await q.newQueue('paging');
     for (let i = 0; i < 7; i++) await q.send(dest, '--label', `m${i}`);
@@ -227,7 +227,7 @@ describe.concurrent('message properties', () => {
 });
 
 describe.concurrent('receive and peek timeouts', () => {
-  test('receive --timeout on an empty queue exits 3 after about the timeout', async () => {
+  test('R-C4 receive --timeout on an empty queue exits 3 after about the timeout', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('empty');
     const [recv, peek, recvNow] = await Promise.all([
@@ -243,7 +243,7 @@ describe.concurrent('receive and peek timeouts', () => {
     expect(peek.elapsedMs).toBeGreaterThanOrEqual(900);
   });
 
-  test('a receive waiting with --timeout 3 returns promptly when a message is sent meanwhile', async () => {
+  test('R-C4 a receive waiting with --timeout 3 returns promptly when a message is sent meanwhile', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('wait');
     let receivedAt = 0;
@@ -283,7 +283,7 @@ describe.concurrent('transactional queues', () => {
     expect((await q.messages(dest)).map((m) => m.label)).toEqual(['t0', 't1', 't2', 't3']);
   });
 
-  test('PROPID_Q_TRANSACTION cannot change after creation (queue set refuses, the type stays)', async () => {
+  test('§4.1 PROPID_Q_TRANSACTION cannot change after creation (queue set refuses, the type stays)', async () => {
     const { q, svc } = file;
     const [plain, tx] = await Promise.all([q.newQueue('plain'), q.newQueue('txq', '--transactional')]);
     const attempt = await svc.qk('queue', 'set', plain, '--transactional');
@@ -296,7 +296,7 @@ describe.concurrent('transactional queues', () => {
 });
 
 describe.concurrent('purge and delete', () => {
-  test('queue purge removes every message and returns {purged: N}', async () => {
+  test('R-P3 queue purge removes every message and returns {purged: N}', async () => {
     const { q } = file;
     const dest = await q.newQueue('purge');
     await Promise.all([0, 1, 2, 3].map((i) => q.send(dest, '--label', `p${i}`)));
@@ -306,7 +306,7 @@ describe.concurrent('purge and delete', () => {
     expect(await q.purge(dest)).toBe(0);
   });
 
-  test('message delete removes exactly the message with that lookup ID; a missing one is MESSAGE_NOT_FOUND', async () => {
+  test('R-L2 message delete removes exactly the message with that lookup ID; a missing one is MESSAGE_NOT_FOUND', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('msgdel');
     for (const label of ['a', 'b', 'c']) await q.send(dest, '--label', label);
@@ -317,7 +317,7 @@ describe.concurrent('purge and delete', () => {
     expect((await q.messages(dest)).map((m) => m.label)).toEqual(['a', 'c']);
   });
 
-  test('queue delete removes the queue; it is then QUEUE_NOT_FOUND', async () => {
+  test('R-Q1 queue delete removes the queue; it is then QUEUE_NOT_FOUND', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('qdel');
     await q.send(dest, '--label', 'doomed');

@@ -16,7 +16,7 @@ function bareGuid(text: string): string {
 }
 
 describe.concurrent('system queues', () => {
-  test('the computer journal and both dead-letter queues exist from the first start, listed with type "system"', async () => {
+  test('§3.1 the computer journal and both dead-letter queues exist from the first start, listed with type "system"', async () => {
     const queues = await file.q.list();
     for (const path of [SYSTEM.journal, SYSTEM.deadLetter, SYSTEM.xactDeadLetter]) {
       const found = queues.find((queue) => sameQueue(queue.path, path));
@@ -25,7 +25,7 @@ describe.concurrent('system queues', () => {
     }
   });
 
-  test('sending to a system queue or a journal fails with ACCESS_DENIED and changes nothing', async () => {
+  test('§3.1 sending to a system queue or a journal fails with ACCESS_DENIED and changes nothing', async () => {
     const { q, svc } = file;
     const app = await q.newQueue('app', '--journal');
     const targets = [
@@ -46,7 +46,7 @@ describe.concurrent('system queues', () => {
 });
 
 describe.concurrent('names', () => {
-  test('format names: MACHINE=<guid>;DEADLETTER / ;DEADXACT / ;JOURNAL read the system queues', async () => {
+  test('§3.3 format names: MACHINE=<guid>;DEADLETTER / ;DEADXACT / ;JOURNAL read the system queues', async () => {
     const { q, svc } = file;
     const guid = bareGuid(svc.id);
     const pairs: [string, string][] = [
@@ -61,7 +61,7 @@ describe.concurrent('names', () => {
     }
   });
 
-  test('format names: DIRECT=OS:<this computer>\\private$\\q and the queue\'s own formatName reach the local queue', async () => {
+  test('§3.3 format names: DIRECT=OS:<this computer>\\private$\\q and the queue\'s own formatName reach the local queue', async () => {
     const { q, svc } = file;
     const name = uniqueName('direct');
     const path = `.\\private$\\${name}`;
@@ -76,7 +76,7 @@ describe.concurrent('names', () => {
     expect((await q.receive(`FORMATNAME:${queue.formatName}`)).id).toBe(a);
   });
 
-  test('names are case-insensitive: creating .\\private$\\ABC when .\\private$\\abc exists is QUEUE_EXISTS', async () => {
+  test('§3.2 names are case-insensitive: creating .\\private$\\ABC when .\\private$\\abc exists is QUEUE_EXISTS', async () => {
     const { q, svc } = file;
     const name = uniqueName('casey');
     await q.createQueue(`.\\private$\\${name.toLowerCase()}`);
@@ -84,7 +84,7 @@ describe.concurrent('names', () => {
     failsWith(await svc.qk('queue', 'create', `.\\private$\\${name.toUpperCase()}`), 'QUEUE_EXISTS');
   });
 
-  test('bad queue names are refused with ILLEGAL_QUEUE_PATHNAME and nothing is created (§3.2)', async () => {
+  test('§3.2 bad queue names are refused with ILLEGAL_QUEUE_PATHNAME and nothing is created', async () => {
     const { q, svc } = file;
     const stem = uniqueName('bad');
     const badNames = [
@@ -104,7 +104,7 @@ describe.concurrent('names', () => {
     expect(created.map((queue) => queue.path)).toEqual([]);
   });
 
-  test('a 124-character name and a name with $ inside are legal', async () => {
+  test('§3.2 a 124-character name and a name with $ inside are legal', async () => {
     const { q } = file;
     const long = `${uniqueName('L')}`.padEnd(124, 'x');
     const created = await q.createQueue(`.\\private$\\${long}`);
@@ -113,7 +113,7 @@ describe.concurrent('names', () => {
     expect(dollar.type).toBe('private');
   });
 
-  test('an unknown queue is QUEUE_NOT_FOUND for every operation', async () => {
+  test('§2.5 an unknown queue is QUEUE_NOT_FOUND for every operation', async () => {
     const { svc } = file;
     const missing = `.\\private$\\${uniqueName('missing')}`;
     const results = await Promise.all([
@@ -165,7 +165,7 @@ describe.concurrent('send-time validation', () => {
     expect(queue.bytes).toBe(0);
   });
 
-  test('a priority outside 0..7 is refused and nothing is stored', async () => {
+  test('§1.1 a priority outside 0..7 is refused and nothing is stored', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('prio');
     const result = await svc.qk('send', dest, '--priority', '8');

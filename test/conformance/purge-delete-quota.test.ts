@@ -48,7 +48,7 @@ describe.concurrent('purge', () => {
     expect(computerJournal.filter((m) => ids.includes(m.id))).toHaveLength(0);
   });
 
-  test('purge accepts a queue journal and returns how many messages went', async () => {
+  test('§3.1 purge accepts a queue journal and returns how many messages went', async () => {
     const { q } = file;
     const dest = await q.newQueue('pj', '--journal');
     await Promise.all([0, 1].map((i) => q.send(dest, '--label', `pj-${i}`)));

@@ -11,7 +11,7 @@ import { bodyOfSize } from '../helpers/temp-files.js';
 const file = serviceForFile();
 
 describe('settings', () => {
-  test('settings that take effect at once (MachineQuota, MachineJournalQuota, LongLiveTime) are never pending', async () => {
+  test('§5 settings that take effect at once (MachineQuota, MachineJournalQuota, LongLiveTime) are never pending', async () => {
     const { q } = file;
     const dest = await q.newQueue('llt');
     const changes: [string, number][] = [
@@ -29,7 +29,7 @@ describe('settings', () => {
     await q.setSetting('LongLiveTime', 345_600);
   });
 
-  test('a restart-requiring setting shows pending and appears in settingsPendingRestart until qk service restart', async () => {
+  test('§5 a restart-requiring setting shows pending and appears in settingsPendingRestart until qk service restart', async () => {
     const { q, svc } = file;
     const changes: [string, number, number][] = [
       ['RemoveDuplicateSize', 500, 10_000],
@@ -63,7 +63,7 @@ describe('settings', () => {
     expect((await q.show(dest)).messageCount).toBe(1);
   });
 
-  test('settings survive a restart in place and a stop/start of the service process', async () => {
+  test('§5 settings survive a restart in place and a stop/start of the service process', async () => {
     const { q, svc } = file;
     await q.setSetting('MachineJournalQuota', 123_456);
     await q.setSetting('RemoveDuplicateSize', 777);
@@ -76,7 +76,7 @@ describe('settings', () => {
     expect(settings.find((s) => s.name === 'XactDeadLetterAlways')).toMatchObject({ value: 1, pending: null });
   });
 
-  test('invalid values are refused with a clear error and the old value is kept', async () => {
+  test('§5 invalid setting values are refused with a clear error and the old value is kept', async () => {
     const { q, svc } = file;
     const before = await q.settings();
     const attempts: [string, string][] = [

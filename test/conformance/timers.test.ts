@@ -106,7 +106,7 @@ describe.concurrent('time to reach queue', () => {
     }
   });
 
-  test('a message for an unreachable computer waits in an outgoing queue (type "outgoing") until its TTRQ runs out', async () => {
+  test('§3.1 a message for an unreachable computer waits in an outgoing queue (type "outgoing") until its TTRQ runs out', async () => {
     const { q } = file;
     const id = await q.send(unreachable('outq'), '--ttrq', '30', '--label', 'waiting');
     const outgoing = (await q.list()).filter((queue) => queue.type === 'outgoing' && /NOSUCHHOST/i.test(queue.path));
