@@ -2,6 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { Qk } from './qk-ops.js';
 import { ServiceHarness, type HarnessOptions } from './service-harness.js';
+import { removeTempFiles } from './temp-files.js';
 
 export interface FileService {
   readonly svc: ServiceHarness;
@@ -17,6 +18,7 @@ export function serviceForFile(options: HarnessOptions = {}): FileService {
     q = new Qk(svc);
   });
   afterAll(async () => {
+    removeTempFiles();
     await svc?.dispose();
   });
   return {

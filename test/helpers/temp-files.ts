@@ -1,4 +1,4 @@
-/** Temporary files for `qk send --body-file`, removed when the test process exits. */
+/** Temporary files for `qk send --body-file`; removeTempFiles() (called after each file's tests) deletes them. */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +8,7 @@ let count = 0;
 
 function tempFolder(): string {
   if (folder === null) {
-    const created = mkdtempSync(join(tmpdir(), 'qk-bodies-'));
-    folder = created;
-    process.on('exit', () => rmSync(created, { recursive: true, force: true }));
+    folder = mkdtempSync(join(tmpdir(), 'qk-bodies-'));
   }
   return folder;
 }
@@ -26,4 +24,10 @@ export function writeTempFile(content: Uint8Array | string): string {
 /** `size` bytes of one repeated character: a body whose size is known exactly. */
 export function bodyOfSize(size: number, fill = 'x'): string {
   return fill.repeat(size);
+}
+
+/** Deletes every file writeTempFile() made in this process. */
+export function removeTempFiles(): void {
+  if (folder !== null) rmSync(folder, { recursive: true, force: true });
+  folder = null;
 }
