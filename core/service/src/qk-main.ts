@@ -5,5 +5,7 @@
 import { processIo, runCli } from '@qk/cli';
 import { serviceStarter } from './service-starter.js';
 
-// exitCode rather than exit(): stdout may still be flushing a large document into a pipe.
-process.exitCode = await runCli(process.argv.slice(2), { ...processIo, serviceStarter });
+const code = await runCli(process.argv.slice(2), { ...processIo, serviceStarter });
+// Exit once stdout and stderr have flushed (a large document may still be going into a pipe) rather than
+// wait for idle keep-alive connections to time out, which cost every qk call a fifth of a second.
+process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
