@@ -1,11 +1,31 @@
 /** Creating and changing queues (§4.1): name rules, immutable transactional type, label and quota limits. */
 import { randomUUID } from 'node:crypto';
 import { Limits, parseQueueName, QkError } from '@qk/model';
-import type { QueueRecord } from '@qk/store';
+import type { NewQueue, QueueRecord } from '@qk/store';
 import type { Core } from './core.js';
 import type { QueueCreateInput, QueueSetInput } from './types.js';
 
 const FORMAT_NAME = /^(FORMATNAME:|[A-Z]+=)/i;
+
+/** A queue record with MSMQ's defaults (§4.1): nontransactional, no journal, no quotas, empty label. */
+export function newQueueRecord(kind: QueueRecord['kind'], name: string, nameKey: string, nowMs: number): NewQueue {
+  return {
+    kind,
+    name,
+    nameKey,
+    parentId: null,
+    number: null,
+    guid: null,
+    transactional: false,
+    journal: false,
+    quotaKB: null,
+    journalQuotaKB: null,
+    label: '',
+    retention: false,
+    createdMs: nowMs,
+    modifiedMs: nowMs,
+  };
+}
 
 function checkLabel(label: string | undefined): void {
   if (label !== undefined && label.length > Limits.MAX_QUEUE_LABEL_LENGTH) {
@@ -50,10 +70,7 @@ export function storeQueue(core: Core, plan: { kind: 'private' | 'public'; name:
     core.store.queues.setMeta('next_private_queue', String(number + 1));
   }
   const queue = core.store.queues.insert({
-    kind: plan.kind,
-    name: plan.name,
-    nameKey: plan.name.toLowerCase(),
-    parentId: null,
+    ...newQueueRecord(plan.kind, plan.name, plan.name.toLowerCase(), now),
     number,
     guid: plan.kind === 'public' ? randomUUID() : null,
     transactional: input.transactional === true,
@@ -62,25 +79,8 @@ export function storeQueue(core: Core, plan: { kind: 'private' | 'public'; name:
     journalQuotaKB: input.journalQuotaKB ?? null,
     label: input.label ?? '',
     retention: input.retention === true,
-    createdMs: now,
-    modifiedMs: now,
   });
-  const journal = core.store.queues.insert({
-    kind: 'journal',
-    name: '',
-    nameKey: `journal:${queue.id}`,
-    parentId: queue.id,
-    number: null,
-    guid: null,
-    transactional: false,
-    journal: false,
-    quotaKB: null,
-    journalQuotaKB: null,
-    label: '',
-    retention: false,
-    createdMs: now,
-    modifiedMs: now,
-  });
+  const journal = core.store.queues.insert({ ...newQueueRecord('journal', '', `journal:${queue.id}`, now), parentId: queue.id });
   core.registry.add(queue);
   core.registry.add(journal);
   core.effects.onRollback(() => {
@@ -117,22 +117,7 @@ export function ensureSystemQueues(core: Core): void {
   const now = core.clock.now();
   for (const kind of ['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const) {
     if (core.registry.byKey('system', kind.toLowerCase())) continue;
-    const queue = core.store.queues.insert({
-      kind: 'system',
-      name: kind,
-      nameKey: kind.toLowerCase(),
-      parentId: null,
-      number: null,
-      guid: null,
-      transactional: kind === 'DEADXACT',
-      journal: false,
-      quotaKB: null,
-      journalQuotaKB: null,
-      label: '',
-      retention: false,
-      createdMs: now,
-      modifiedMs: now,
-    });
+    const queue = core.store.queues.insert({ ...newQueueRecord('system', kind, kind.toLowerCase(), now), transactional: kind === 'DEADXACT' });
     core.registry.add(queue);
   }
 }

@@ -33,7 +33,7 @@ import { arrive } from './arrival.js';
 import { place, draftOf } from './placement.js';
 import { copyHasRoom } from './quotas.js';
 import { removeChunk, removeMessage } from './removal.js';
-import { changedQueue, ensureSystemQueues, planQueue, storeQueue } from './queue-admin.js';
+import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
 import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
@@ -344,23 +344,7 @@ class QueueManager implements QueueManagerApi {
   private outgoingQueue(formatName: string, key: string): QueueRecord {
     const existing = this.registry.byKey('outgoing', key);
     if (existing) return existing;
-    const now = this.clock.now();
-    const queue = this.store.queues.insert({
-      kind: 'outgoing',
-      name: formatName,
-      nameKey: key,
-      parentId: null,
-      number: null,
-      guid: null,
-      transactional: false,
-      journal: false,
-      quotaKB: null,
-      journalQuotaKB: null,
-      label: '',
-      retention: false,
-      createdMs: now,
-      modifiedMs: now,
-    });
+    const queue = this.store.queues.insert(newQueueRecord('outgoing', formatName, key, this.clock.now()));
     this.registry.add(queue);
     this.core.effects.onRollback(() => this.registry.remove(queue));
     this.core.effects.afterCommit(() => this.emit({ type: 'queueCreated', path: formatName }));
