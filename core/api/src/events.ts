@@ -1,4 +1,9 @@
-/** Typed events, past tense, flowing from the engine to every subscriber (WebSocket, IPC). */
+/**
+ * Typed events, past tense, flowing from the engine to every subscriber (WebSocket, IPC). `queueChanged`
+ * (counts) comes at most once per queue per timer tick (100 ms). `messageArrived`/`messageRemoved` come per
+ * message up to 256 per tick; a larger burst is told only by `queueChanged`, so subscribers that show
+ * messages refresh on it too.
+ */
 import { z } from 'zod';
 
 export const messageRemovalReasons = [

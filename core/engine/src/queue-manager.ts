@@ -66,6 +66,9 @@ export function openQueueManager(options: QueueManagerOptions): QueueManagerApi 
 
 type SendTarget = QueueRecord | RemoteTarget;
 
+/** Per-message events allowed per timer tick; beyond that only the coalesced queueChanged tells. */
+const MESSAGE_EVENTS_PER_TICK = 256;
+
 class QueueManager implements QueueManagerApi {
   private readonly listeners = new Set<EngineListener>();
   private readonly touchedQueues = new Set<number>();
@@ -78,6 +81,7 @@ class QueueManager implements QueueManagerApi {
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
   private tickHandle: unknown = null;
+  private messageEventsThisTick = 0;
   private expiring = false;
   private closed = false;
 
@@ -151,6 +155,10 @@ class QueueManager implements QueueManagerApi {
   }
 
   private emit(event: EngineEvent): void {
+    if (this.listeners.size === 0) return;
+    // A burst (a batch of thousands) is told by the tick's queueChanged rather than one event per message,
+    // which would bury a console under a million frames while the counts already say it all.
+    if ((event.type === 'messageArrived' || event.type === 'messageRemoved') && ++this.messageEventsThisTick > MESSAGE_EVENTS_PER_TICK) return;
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -161,6 +169,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   private flushTouched(): void {
+    this.messageEventsThisTick = 0;
     for (const id of this.touchedQueues) {
       const queue = this.registry.get(id);
       if (!queue) continue;

@@ -72,6 +72,8 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
         counts.set(computer, perComputer);
       }
       perComputer.set(event.path.toLowerCase(), event);
+      // Bursts of messages are told only by counts (core/api events): the listed queue refreshes on them too.
+      if (listShowsQueueOrJournal(get, computer, event.path)) refreshList();
       coalesce(get, `counts:${computer}`, COUNTS_MS, () => {
         const pending = counts.get(computer);
         counts.delete(computer);
