@@ -9,6 +9,8 @@ import type { BrowseQuery, MessageRecord, MessageTable, QueueUsage, StoredMessag
 import type { Db } from './open-database.js';
 
 const TABLES: readonly MessageTable[] = ['main', 'mem'];
+/** Expired messages handled per call; the engine calls again at once while calls come back full. */
+export const EXPIRY_BATCH = 5_000;
 
 interface TableStatements {
   insert: Database.Statement;
@@ -39,16 +41,16 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     removeMany: db.prepare(`DELETE FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
     setStatus: db.prepare(`UPDATE ${t}.messages SET status = ?, expires_ms = NULL WHERE lookup_id = ?`),
     firstReadyIds: new Map(),
-    expired: raw(`SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? ORDER BY expires_ms LIMIT 1000`),
+    expired: raw(`SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? ORDER BY expires_ms LIMIT ${EXPIRY_BATCH}`),
     byCorrelation: raw(`SELECT ${all} FROM ${t}.messages WHERE correlation_id = ? ORDER BY lookup_id`),
     byMessageId: raw(`SELECT ${all} FROM ${t}.messages WHERE msg_id = ? ORDER BY lookup_id`),
     byConversation: raw(`SELECT ${columnsWithoutBody()} FROM ${t}.messages WHERE conversation = ?`),
     // Index order, ids and sizes only: purging a million messages never builds a million row objects.
     readyChunk: raw(
       `SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status = 1
-         AND lookup_id NOT IN (SELECT value FROM json_each(?)) ORDER BY priority DESC, lookup_id LIMIT 10000`,
+         AND lookup_id NOT IN (SELECT value FROM json_each(?)) ORDER BY priority DESC, lookup_id LIMIT 50000`,
     ),
-    retainedChunk: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT 10000`),
+    retainedChunk: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT 50000`),
     // The few rows of a chunk that asked for negative acknowledgments are read whole: NEG_RECEIVE for a
     // destination queue (R-P3, R-Q1), NEG_ARRIVAL for an outgoing queue (R-P6).
     owingNacks: raw(
@@ -161,7 +163,7 @@ export class MessageStore {
     return stmt;
   }
 
-  /** Messages whose timer has run out by `nowMs` (at most 1,000 per table per call). */
+  /** Messages whose timer has run out by `nowMs` (at most EXPIRY_BATCH per table per call). */
   expired(nowMs: number): StoredMessage[] {
     return TABLES.flatMap((t) => (this.tables[t].expired.all(nowMs) as unknown[][]).map((r) => fromRaw(r, t)));
   }
@@ -180,7 +182,7 @@ export class MessageStore {
   }
 
   /**
-   * The next chunk (up to 10,000) of a queue's ready messages to remove, leaving out `skip` (messages held
+   * The next chunk (up to 50,000) of a queue's ready messages to remove, leaving out `skip` (messages held
    * by a receive); with `retained`, its status-0/3 messages instead.
    */
   removalChunk(table: MessageTable, queueId: number, skip: readonly number[], retained: boolean): RemovalChunk {
