@@ -150,17 +150,24 @@ export class MessageStore {
     return rows;
   }
 
-  /** Literal LIMITs: a bound LIMIT makes SQLite give up the early stop on this plan. */
-  private firstReadyIds(t: MessageTable, limit: number): Database.Statement {
+  /**
+   * Literal LIMITs for the usual small ones (a bound LIMIT made this plan slower for LIMIT 1); one bound
+   * statement for the rest, so many receivers in flight never prepare a statement per call.
+   */
+  private firstReadyIds(t: MessageTable, limit: number): { all(queueId: number): unknown[] } {
     const cache = this.tables[t].firstReadyIds;
-    let stmt = cache.get(limit);
+    const n = Math.floor(limit);
+    const key = n <= 64 ? n : -1;
+    let stmt = cache.get(key);
     if (!stmt) {
+      const limitSql = key === -1 ? '?' : String(n);
       stmt = this.db
-        .prepare(`SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 ORDER BY priority DESC, lookup_id LIMIT ${Math.floor(limit)}`)
+        .prepare(`SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 ORDER BY priority DESC, lookup_id LIMIT ${limitSql}`)
         .raw(true);
-      if (cache.size < 64) cache.set(limit, stmt);
+      cache.set(key, stmt);
     }
-    return stmt;
+    const bound = stmt;
+    return { all: (queueId) => (key === -1 ? bound.all(queueId, n) : bound.all(queueId)) };
   }
 
   /** Messages whose timer has run out by `nowMs` (at most EXPIRY_BATCH per table per call). */
