@@ -299,7 +299,16 @@ class QueueManager implements QueueManagerApi {
   async sendBatch(items: SendItem[], transaction?: string): Promise<string[]> {
     const tx = transaction ? this.transactions.get(transaction) : undefined;
     // Every item is checked before any is sent: a refused item refuses the batch.
-    const prepared = items.map((item) => this.prepareSend(item.path, item.message, tx !== undefined || item.transactional === true));
+    // A batch usually goes to one or a few queues: resolve each path once.
+    const targets = new Map<string, SendTarget>();
+    const prepared = items.map((item) => {
+      let target = targets.get(item.path);
+      if (!target) {
+        target = this.resolveSendTarget(item.path);
+        targets.set(item.path, target);
+      }
+      return this.prepareSend(item.path, item.message, tx !== undefined || item.transactional === true, target);
+    });
     if (tx) {
       tx.sends.push(...prepared);
       return prepared.map((p) => p.draft.msgId);
@@ -309,8 +318,8 @@ class QueueManager implements QueueManagerApi {
     return prepared.map((p) => p.draft.msgId);
   }
 
-  private prepareSend(path: string, props: SendProperties, transactional: boolean): PendingSend {
-    const target = this.resolveSendTarget(path);
+  private prepareSend(path: string, props: SendProperties, transactional: boolean, resolved?: SendTarget): PendingSend {
+    const target = resolved ?? this.resolveSendTarget(path);
     let from: QueueRecord | undefined;
     if (props.from !== undefined && props.from !== '') {
       from = this.resolveExisting(props.from);
