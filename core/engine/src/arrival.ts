@@ -3,10 +3,10 @@
  * moved here, or (later) received from another computer. Transactional-type check, quota checks, then
  * enqueue with a positive arrival acknowledgment, or a NACK and a dead letter.
  */
-import { Limits, MessageClass, QkError } from '@qk/model';
+import { MessageClass, QkError } from '@qk/model';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
-import type { Draft } from './drafts.js';
+import { timerDeadlines, type Draft } from './drafts.js';
 import { acknowledge, failDelivery } from './acknowledgments.js';
 import { machineHasRoom, queueHasRoom } from './quotas.js';
 import { place } from './placement.js';
@@ -20,11 +20,9 @@ export type ArrivalOutcome =
 
 /** When a message in a queue expires: its TTBR in a destination queue; TTRQ or TTBR, the sooner, while it waits to leave (R-X3). */
 export function expiryFor(draft: Draft, queue: QueueRecord): number | null {
-  const ttbrAt = draft.ttbr === null ? null : draft.sentMs + draft.ttbr * 1000;
-  if (queue.kind !== 'outgoing') return ttbrAt;
-  const ttrqAt = draft.ttrq >= Limits.LONG_LIVED ? null : draft.sentMs + draft.ttrq * 1000;
-  if (ttrqAt === null) return ttbrAt;
-  return ttbrAt === null ? ttrqAt : Math.min(ttrqAt, ttbrAt);
+  const { reachQueueBy, receiveBy } = timerDeadlines(draft);
+  const at = queue.kind === 'outgoing' ? Math.min(reachQueueBy, receiveBy) : receiveBy;
+  return at === Infinity ? null : at;
 }
 
 /** Delivers a draft to a queue of this computer or to the outgoing queue of a remote one. */

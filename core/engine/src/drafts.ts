@@ -120,3 +120,11 @@ export function makeDraft(props: SendProperties, destination: string, transactio
     conversation: props.conversation ?? null,
   };
 }
+
+/** When a message's timers run out (R-X1–R-X3): ms since the epoch, Infinity for "never". */
+export function timerDeadlines(m: Pick<Draft, 'sentMs' | 'ttrq' | 'ttbr'>): { reachQueueBy: number; receiveBy: number } {
+  return {
+    reachQueueBy: m.ttrq >= Limits.LONG_LIVED ? Infinity : m.sentMs + m.ttrq * 1000,
+    receiveBy: m.ttbr === null ? Infinity : m.sentMs + m.ttbr * 1000,
+  };
+}

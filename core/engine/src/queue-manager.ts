@@ -5,7 +5,6 @@
 import {
   Delivery,
   isAcknowledgmentClass,
-  Limits,
   MessageClass,
   MessageStatus,
   normalizeMessageId,
@@ -28,7 +27,7 @@ import { UnitRunner } from './unit-runner.js';
 import { Waiters } from './waiters.js';
 import { Claims } from './claims.js';
 import { TransactionTable, type PendingSend } from './transactions.js';
-import { makeDraft, type Draft } from './drafts.js';
+import { makeDraft, timerDeadlines, type Draft } from './drafts.js';
 import { arrive } from './arrival.js';
 import { place, draftOf } from './placement.js';
 import { copyHasRoom } from './quotas.js';
@@ -632,9 +631,9 @@ class QueueManager implements QueueManagerApi {
     if (!transactional && this.duplicates.checkAndRemember(draft.sourceMachineId, draft.msgId, this.clock.now())) {
       return { accepted: false, reason: 'duplicate' };
     }
-    const ttrqAt = draft.ttrq >= Limits.LONG_LIVED ? Infinity : draft.sentMs + draft.ttrq * 1000;
+    const { reachQueueBy } = timerDeadlines(draft);
     const outcome = await this.execute(draft.delivery === Delivery.RECOVERABLE, () => {
-      if (this.clock.now() > ttrqAt) {
+      if (this.clock.now() > reachQueueBy) {
         failDelivery(this.core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: TTRQ ran out on the way
         return { placed: false as const, failureClass: MessageClass.NACK_REACH_QUEUE_TIMEOUT, reason: 'NACK_REACH_QUEUE_TIMEOUT' };
       }

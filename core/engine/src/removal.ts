@@ -2,7 +2,8 @@
  * A message leaves a queue: received, purged, expired, deleted with its queue, or removed by an
  * administrator. What each reason owes — journal copies, acknowledgments, dead letters — is decided here.
  */
-import { Limits, MessageClass, MessageStatus } from '@qk/model';
+import { MessageClass, MessageStatus } from '@qk/model';
+import { timerDeadlines } from './drafts.js';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import type { RemovalReason } from './types.js';
@@ -57,9 +58,8 @@ function owe(core: Core, message: StoredMessage, queue: QueueRecord, reason: Rem
 
 /** R-X6/R-X7: which timer ran out first for a message still waiting to leave this computer. */
 function outgoingExpiryClass(message: StoredMessage): number {
-  const ttrqAt = message.ttrq >= Limits.LONG_LIVED ? Infinity : message.sentMs + message.ttrq * 1000;
-  const ttbrAt = message.ttbr === null ? Infinity : message.sentMs + message.ttbr * 1000;
-  return ttbrAt < ttrqAt ? MessageClass.NACK_RECEIVE_TIMEOUT_AT_SENDER : MessageClass.NACK_REACH_QUEUE_TIMEOUT;
+  const { reachQueueBy, receiveBy } = timerDeadlines(message);
+  return receiveBy < reachQueueBy ? MessageClass.NACK_RECEIVE_TIMEOUT_AT_SENDER : MessageClass.NACK_REACH_QUEUE_TIMEOUT;
 }
 
 /**

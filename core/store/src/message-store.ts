@@ -132,22 +132,8 @@ export class MessageStore {
       const m = this.get(only.id, only.table);
       return m ? [m] : [];
     }
-    const rows = this.getMany(picks);
+    const rows = this.rowsByIds(picks.map((p) => [p.id, p.table] as [number, MessageTable]), true);
     return picks.map((p) => rows.get(p.id)).filter((m): m is StoredMessage => m !== undefined);
-  }
-
-  /** Whole rows for many lookup IDs, one statement per table. */
-  private getMany(picks: readonly { id: number; table: MessageTable }[]): Map<number, StoredMessage> {
-    const rows = new Map<number, StoredMessage>();
-    for (const t of TABLES) {
-      const wanted = picks.filter((p) => p.table === t).map((p) => p.id);
-      if (wanted.length === 0) continue;
-      const found = this.statement(`SELECT ${allColumns()} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`, true).all(
-        JSON.stringify(wanted),
-      ) as unknown[][];
-      for (const row of found) rows.set(row[0] as number, fromRaw(row, t));
-    }
-    return rows;
   }
 
   /**

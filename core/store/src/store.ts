@@ -27,10 +27,6 @@ export class Store {
     return this.runInTransaction(work) as T;
   }
 
-  get inTransaction(): boolean {
-    return this.db.inTransaction;
-  }
-
   /** Copies what the WAL holds into the main file; called on a clean stop so the folder is one file again. */
   checkpoint(): void {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
