@@ -58,7 +58,9 @@ async function main(): Promise<number> {
   const source = sourceInfo(root);
   const results = new Results();
   console.log(`Queuekeeper bench${options.quick ? ' (--quick: small counts, a smoke check)' : ''}`);
-  console.log(`${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}; commit ${source.commit}${source.coreDirty ? ' (core/ has uncommitted changes)' : ''}`);
+  console.log(
+    `${machine.cpu}, ${machine.cores} cores, ${machine.memoryGB} GB, Node ${machine.node}, load average ${machine.loadAverageAtStart.join(' ')}; commit ${source.commit}${source.coreDirty ? ' (core/ has uncommitted changes)' : ''}`,
+  );
   const started = now();
   const durations: Record<string, number> = {};
   try {
@@ -83,7 +85,8 @@ async function main(): Promise<number> {
 
   console.log(`\n${results.table()}`);
   if (options.markdown) console.log(`\n${results.markdown()}`);
-  if (results.errors.length > 0) console.log(`\n${results.errors.length} section(s) failed: ${results.errors.map((e) => e.section).join(', ')}`);
+  if (results.errors.length > 0)
+    console.log(`\n${results.errors.length} section(s) failed: ${results.errors.map((e) => e.section).join(', ')}`);
   const out = options.out ?? join(root, options.quick ? 'bench/results.quick.json' : 'bench/results.json');
   results.write(out, {
     machine: { ...machine, loadAverageAtEnd: currentLoad() },

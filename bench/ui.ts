@@ -50,7 +50,11 @@ async function selectAndTimePaint(page: Page, nodeId: string): Promise<number> {
 }
 
 /** Scrolls the grid by `step` px per frame for `frames` frames; returns the frame intervals. */
-async function scrollFrames(page: Page, frames: number, step: number): Promise<{ intervals: number[]; loadedAtEnd: number }> {
+async function scrollFrames(
+  page: Page,
+  frames: number,
+  step: number,
+): Promise<{ intervals: number[]; loadedAtEnd: number }> {
   return page.evaluate(
     async ({ frames: n, step: s }) => {
       const grid = document.querySelector<HTMLElement>('.message-grid');
@@ -94,13 +98,26 @@ export async function runUiBench(options: { quick?: boolean } = {}): Promise<Rec
     service = await startService('UIBENCH');
     queue = '.\\private$\\ui-bench';
     await service.call('queueCreate', { path: queue });
-    await service.fill(queue, count, (i) => ({ label: `message ${i + 1}`, body: `body of message ${i + 1}`, priority: i % 8 }));
+    await service.fill(queue, count, (i) => ({
+      label: `message ${i + 1}`,
+      body: `body of message ${i + 1}`,
+      priority: i % 8,
+    }));
     consoleUrl = service.consoleUrl;
   }
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     // Uncapped frames: with vsync off, a frame's interval is what it costs to produce, not the 16.7 ms tick.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu-vsync', '--disable-frame-rate-limit'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-gpu-vsync',
+      '--disable-frame-rate-limit',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -124,7 +141,10 @@ export async function runUiBench(options: { quick?: boolean } = {}): Promise<Rec
     const endStarted = Date.now();
     await page.locator('.message-grid').focus();
     await page.keyboard.press('End');
-    await page.locator(`.message-grid [aria-rowindex="${count + 1}"] [role="gridcell"]:not(.loading-cell)`).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator(`.message-grid [aria-rowindex="${count + 1}"] [role="gridcell"]:not(.loading-cell)`)
+      .first()
+      .waitFor({ timeout: 30_000 });
     const endToLastRow = Date.now() - endStarted;
 
     return {

@@ -28,7 +28,8 @@ const cjsImportMeta = {
 };
 
 // ESM bundles of CommonJS-minded code may call require(); give them one.
-const requireBanner = "import { createRequire as __qkCreateRequire } from 'node:module'; const require = __qkCreateRequire(import.meta.url);";
+const requireBanner =
+  "import { createRequire as __qkCreateRequire } from 'node:module'; const require = __qkCreateRequire(import.meta.url);";
 
 const jobs = [
   {
@@ -50,7 +51,12 @@ const jobs = [
   {
     name: 'electron main',
     entry: 'electron/main.ts',
-    options: { format: 'cjs', external: ['electron', 'better-sqlite3'], outfile: at('dist/electron/main.cjs'), ...cjsImportMeta },
+    options: {
+      format: 'cjs',
+      external: ['electron', 'better-sqlite3'],
+      outfile: at('dist/electron/main.cjs'),
+      ...cjsImportMeta,
+    },
   },
   {
     name: 'electron preload',
@@ -92,8 +98,12 @@ for (const job of jobs) {
     failed.push(job.name);
     continue;
   }
-  console.log(`built ${job.name}: ${job.output ?? job.options.outfile.slice(root.length + 1)} (${Date.now() - started} ms)`);
+  console.log(
+    `built ${job.name}: ${job.output ?? job.options.outfile.slice(root.length + 1)} (${Date.now() - started} ms)`,
+  );
   built++;
 }
-console.log(`esbuild: ${built} bundle${built === 1 ? '' : 's'}${failed.length ? `, failed: ${failed.join(', ')}` : ''}`);
+console.log(
+  `esbuild: ${built} bundle${built === 1 ? '' : 's'}${failed.length ? `, failed: ${failed.join(', ')}` : ''}`,
+);
 if (failed.length) process.exitCode = 1;

@@ -19,15 +19,25 @@ function say(line) {
 
 /** Runs the build; the console bundle may fail (or be missing) and the service still starts with its fallback page. */
 function build() {
-  const full = spawnSync(npm, ['run', '--silent', 'build'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const full = spawnSync(npm, ['run', '--silent', 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   if (full.status === 0) return;
-  const node = spawnSync(npm, ['run', '--silent', 'build:node'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const node = spawnSync(npm, ['run', '--silent', 'build:node'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   if (node.status !== 0 && !existsSync(join(root, 'dist/cli/qk.mjs'))) {
     process.stderr.write(`${node.stderr}\nnpm start: the build failed (npm run build:node); see the errors above.\n`);
     process.exit(1);
   }
   if (!existsSync(join(root, 'dist/renderer/index.html'))) {
-    process.stderr.write('npm start: the console could not be built (npm run build:renderer); a basic page will be served instead.\n');
+    process.stderr.write(
+      'npm start: the console could not be built (npm run build:renderer); a basic page will be served instead.\n',
+    );
   }
 }
 
@@ -98,10 +108,14 @@ function runElectron(binary) {
 
 /** Starts `qk service start` in the foreground and resolves with its ready line. */
 function startService(dataDir, port) {
-  const child = spawn(process.execPath, [join(root, 'dist/cli/qk.mjs'), 'service', 'start', '--data', dataDir, '--listen', `127.0.0.1:${port}`, '--json'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(root, 'dist/cli/qk.mjs'), 'service', 'start', '--data', dataDir, '--listen', `127.0.0.1:${port}`, '--json'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const ready = new Promise((resolve, reject) => {
     let buffer = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => {
@@ -128,7 +142,9 @@ async function runInBrowser() {
   if (running) {
     const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
     const url = `${running.url}/#token=${token}`;
-    say(`Electron runtime not found (it could not be downloaded on this machine); a service already runs on ${dataDir}: console at ${url}`);
+    say(
+      `Electron runtime not found (it could not be downloaded on this machine); a service already runs on ${dataDir}: console at ${url}`,
+    );
     const browser = openWindow(url);
     if (browser) browser.on('exit', () => process.exit(0));
     return;

@@ -37,28 +37,40 @@ export function runMain(bundleDir: string): void {
   });
   app.on('web-contents-created', (_event, contents: WebContents) => lockDown(contents));
 
-  app.whenReady().then(async () => {
-    const paths = appPaths(bundleDir, app.getPath('userData'));
-    const template = applicationMenuTemplate(process.platform, app.getName());
-    Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
-    try {
-      // The utility process runs this same bundle; main.ts sends it to runHostProcess.
-      const child = utilityProcess.fork(paths.hostScript, ['--qk-data', paths.dataDir], { serviceName: 'Queuekeeper Message Queuing', stdio: 'inherit' });
-      host = await connectHost(child);
-    } catch (error) {
-      dialog.showErrorBox('Message Queuing could not start', `The service on ${paths.dataDir} did not start:\n${error instanceof Error ? error.message : String(error)}`);
+  app.whenReady().then(
+    async () => {
+      const paths = appPaths(bundleDir, app.getPath('userData'));
+      const template = applicationMenuTemplate(process.platform, app.getName());
+      Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
+      try {
+        // The utility process runs this same bundle; main.ts sends it to runHostProcess.
+        const child = utilityProcess.fork(paths.hostScript, ['--qk-data', paths.dataDir], {
+          serviceName: 'Queuekeeper Message Queuing',
+          stdio: 'inherit',
+        });
+        host = await connectHost(child);
+      } catch (error) {
+        dialog.showErrorBox(
+          'Message Queuing could not start',
+          `The service on ${paths.dataDir} did not start:\n${error instanceof Error ? error.message : String(error)}`,
+        );
+        app.quit();
+        return;
+      }
+      window = createMainWindow({ preloadPath: paths.preload, indexHtml: paths.indexHtml });
+      window.on('closed', () => {
+        window = null;
+      });
+      disposeIpc = registerIpc(ipcMain, host, {
+        webContents: () => window?.webContents ?? null,
+        indexUrl: pathToFileURL(paths.indexHtml).href,
+      });
+    },
+    (error: unknown) => {
+      dialog.showErrorBox('Queuekeeper', String(error));
       app.quit();
-      return;
-    }
-    window = createMainWindow({ preloadPath: paths.preload, indexHtml: paths.indexHtml });
-    window.on('closed', () => {
-      window = null;
-    });
-    disposeIpc = registerIpc(ipcMain, host, { webContents: () => window?.webContents ?? null, indexUrl: pathToFileURL(paths.indexHtml).href });
-  }, (error: unknown) => {
-    dialog.showErrorBox('Queuekeeper', String(error));
-    app.quit();
-  });
+    },
+  );
 
   app.on('window-all-closed', () => app.quit());
   let stopping = false;

@@ -3,7 +3,14 @@
  * subscription. Built from `operationNames`, so the bridge can never drift from the contract; no raw
  * ipcRenderer and nothing else crosses into the page.
  */
-import { operationNames, type Envelope, type OperationInput, type OperationName, type OperationOutput, type QkEvent } from '@qk/api';
+import {
+  operationNames,
+  type Envelope,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+  type QkEvent,
+} from '@qk/api';
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
 import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.js';
 

@@ -50,7 +50,14 @@ export function connectHost(child: ChildLike): Promise<HostConnection> {
             id: message.id,
             url: message.url,
             call(op, input) {
-              if (exited) return Promise.resolve({ ok: false, error: { code: 'SERVICE_NOT_AVAILABLE', message: 'The Message Queuing service process is not running.' } });
+              if (exited)
+                return Promise.resolve({
+                  ok: false,
+                  error: {
+                    code: 'SERVICE_NOT_AVAILABLE',
+                    message: 'The Message Queuing service process is not running.',
+                  },
+                });
               const id = nextId++;
               return new Promise((done) => {
                 pending.set(id, done);

@@ -15,7 +15,11 @@ export function runUtilityHost(port: ParentPortLike): Promise<void> {
   return runHostProcess(
     port,
     async () => {
-      const service = await runService({ dataDir: dataDirFromArgv(process.argv), listen: { host: '127.0.0.1', port: 0 }, handleSignals: false });
+      const service = await runService({
+        dataDir: dataDirFromArgv(process.argv),
+        listen: { host: '127.0.0.1', port: 0 },
+        handleSignals: false,
+      });
       return {
         name: service.host.name,
         id: service.host.id,

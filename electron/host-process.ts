@@ -24,7 +24,11 @@ export interface OpenedService {
 }
 
 /** Serves the main process over `port` until told to stop; `exit` ends the process afterwards. */
-export async function runHostProcess(port: ParentPortLike, open: () => Promise<OpenedService>, exit: (code: number) => void): Promise<void> {
+export async function runHostProcess(
+  port: ParentPortLike,
+  open: () => Promise<OpenedService>,
+  exit: (code: number) => void,
+): Promise<void> {
   const send = (message: FromHost) => port.postMessage(message);
   let service: OpenedService;
   try {
@@ -40,7 +44,12 @@ export async function runHostProcess(port: ParentPortLike, open: () => Promise<O
     if (message?.type === 'call' && typeof message.id === 'number' && typeof message.op === 'string') {
       void service.call(message.op, message.input).then(
         (envelope) => send({ type: 'result', id: message.id, envelope }),
-        (error: unknown) => send({ type: 'result', id: message.id, envelope: { ok: false, error: { code: 'INTERNAL', message: String(error) } } }),
+        (error: unknown) =>
+          send({
+            type: 'result',
+            id: message.id,
+            envelope: { ok: false, error: { code: 'INTERNAL', message: String(error) } },
+          }),
       );
     } else if (message?.type === 'stop') {
       unsubscribe();

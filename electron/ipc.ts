@@ -7,7 +7,6 @@ import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.js';
 import type { HostApi } from './host-protocol.js';
 
-
 /** Whom the bridge serves. */
 export interface TrustedRenderer {
   webContents: () => WebContents | null;
@@ -16,7 +15,10 @@ export interface TrustedRenderer {
 }
 
 /** True when the sender is our window showing our renderer (not a navigated-away page or another frame). */
-export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>, trusted: TrustedRenderer): boolean {
+export function isTrustedSender(
+  event: Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>,
+  trusted: TrustedRenderer,
+): boolean {
   const contents = trusted.webContents();
   if (!contents || event.sender !== contents) return false;
   const frame = event.senderFrame;
@@ -31,10 +33,17 @@ export function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'sender' | 'send
 }
 
 /** Registers the call handler and forwards events; returns a disposer. */
-export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, host: HostApi, trusted: TrustedRenderer): () => void {
+export function registerIpc(
+  ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>,
+  host: HostApi,
+  trusted: TrustedRenderer,
+): () => void {
   ipcMain.handle(CALL_CHANNEL, async (event, op: unknown, input: unknown): Promise<Envelope<unknown>> => {
     if (!isTrustedSender(event, trusted)) {
-      return { ok: false, error: { code: 'ACCESS_DENIED', message: 'This page may not call the Message Queuing service.' } };
+      return {
+        ok: false,
+        error: { code: 'ACCESS_DENIED', message: 'This page may not call the Message Queuing service.' },
+      };
     }
     if (typeof op !== 'string' || !isOperationName(op)) {
       return { ok: false, error: { code: 'INVALID_PARAMETER', message: `Unknown operation '${String(op)}'.` } };

@@ -11,7 +11,12 @@ export function message(delivery: DeliveryName, extra: Partial<SendProperties> =
 }
 
 /** `count` items of a sendBatch to `path`. */
-export function batchItems(path: string, delivery: DeliveryName, count: number, extra: Partial<SendProperties> = {}): { path: string; message: SendProperties }[] {
+export function batchItems(
+  path: string,
+  delivery: DeliveryName,
+  count: number,
+  extra: Partial<SendProperties> = {},
+): { path: string; message: SendProperties }[] {
   const m = message(delivery, extra);
   return Array.from({ length: count }, () => ({ path, message: m }));
 }

@@ -68,8 +68,13 @@ export function parseArgs(argv: string[]): Options {
     if (arg === '--quick') quick = true;
     else if (arg === '--markdown') markdown = true;
     else if (arg === '--only' || arg.startsWith('--only=')) {
-      const names = value().split(',').map((s) => s.trim()).filter(Boolean);
-      for (const name of names) if (!(SECTIONS as readonly string[]).includes(name)) throw new UsageError(`unknown section '${name}' (sections: ${SECTIONS.join(', ')})`);
+      const names = value()
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      for (const name of names)
+        if (!(SECTIONS as readonly string[]).includes(name))
+          throw new UsageError(`unknown section '${name}' (sections: ${SECTIONS.join(', ')})`);
       only = new Set(names as Section[]);
     } else if (arg === '--out' || arg.startsWith('--out=')) out = value();
     else if (arg === '--help' || arg === '-h') throw new UsageError('');

@@ -25,21 +25,40 @@ export function openEngine(dataDir: string): QueueManagerApi & { dispose(): Prom
 
 let queueNumber = 0;
 /** A fresh private queue; every run starts on an empty one. */
-export function freshQueue(qm: QueueManagerApi, tag: string, options: { journal?: boolean; retention?: boolean } = {}): string {
+export function freshQueue(
+  qm: QueueManagerApi,
+  tag: string,
+  options: { journal?: boolean; retention?: boolean } = {},
+): string {
   const path = `.\\private$\\bench-${tag}-${++queueNumber}`;
   qm.createQueue({ path, ...options });
   return path;
 }
 
 /** sendBatch of `batch` messages, `lanes` batches in flight. Returns milliseconds. */
-export function sendBatches(qm: QueueManagerApi, path: string, delivery: DeliveryName, total: number, batch: number, lanes: number): Promise<number> {
+export function sendBatches(
+  qm: QueueManagerApi,
+  path: string,
+  delivery: DeliveryName,
+  total: number,
+  batch: number,
+  lanes: number,
+): Promise<number> {
   const items = batchItems(path, delivery, batch);
   const batches = Math.ceil(total / batch);
-  return inFlight(batches, lanes, (i) => qm.sendBatch(i === batches - 1 && total % batch !== 0 ? items.slice(0, total % batch) : items));
+  return inFlight(batches, lanes, (i) =>
+    qm.sendBatch(i === batches - 1 && total % batch !== 0 ? items.slice(0, total % batch) : items),
+  );
 }
 
 /** Fills a queue (not timed) with sendBatch. */
-export async function fill(qm: QueueManagerApi, path: string, delivery: DeliveryName, total: number, batch = 1_000): Promise<number> {
+export async function fill(
+  qm: QueueManagerApi,
+  path: string,
+  delivery: DeliveryName,
+  total: number,
+  batch = 1_000,
+): Promise<number> {
   return sendBatches(qm, path, delivery, total, batch, 4);
 }
 
@@ -49,7 +68,11 @@ function expectCount(qm: QueueManagerApi, path: string, expected: number): void 
 }
 
 /** Drains with receiveBatch(max); returns messages and ms. */
-export async function receiveBatches(qm: QueueManagerApi, path: string, max: number): Promise<{ count: number; ms: number }> {
+export async function receiveBatches(
+  qm: QueueManagerApi,
+  path: string,
+  max: number,
+): Promise<{ count: number; ms: number }> {
   let count = 0;
   const started = now();
   for (;;) {
@@ -115,7 +138,11 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
           await qm.purgeQueue(q);
           return rate(n, ms);
         });
-        record(`sendBatch ×${lanes}`, value, `${counted}, sendBatch of 1,000, ${lanes} batch${lanes > 1 ? 'es' : ''} in flight; best of ${ROUNDS}`);
+        record(
+          `sendBatch ×${lanes}`,
+          value,
+          `${counted}, sendBatch of 1,000, ${lanes} batch${lanes > 1 ? 'es' : ''} in flight; best of ${ROUNDS}`,
+        );
       }
       {
         const m = message(delivery);
@@ -129,7 +156,14 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
         record('concurrent send', value, `${counted}, single send(), 1,000 promises in flight; best of ${ROUNDS}`);
       }
       const best = sends.reduce((a, b) => (b.value > a.value ? b : a));
-      results.add(SECTION, `in-process ${delivery} send — best`, best.value, 'msg/s', best.label, delivery === 'express' ? EXPRESS_TARGET : null);
+      results.add(
+        SECTION,
+        `in-process ${delivery} send — best`,
+        best.value,
+        'msg/s',
+        best.label,
+        delivery === 'express' ? EXPRESS_TARGET : null,
+      );
 
       const receives: { label: string; value: number }[] = [];
       {
@@ -155,11 +189,24 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
         const { count, ms } = await receiveSingles(() => qm.receive({ path: q, timeoutMs: 0 }), lanes, capMs);
         const method = `${count.toLocaleString('en-US')} of ${counted}, single receive(), ${lanes.toLocaleString('en-US')} in flight${count < n ? ` (stopped at the ${capMs / 1000} s cap)` : ''}`;
         receives.push({ label: method, value: rate(count, ms) });
-        results.add(SECTION, `in-process ${delivery} receive, concurrent receive ×${lanes}`, rate(count, ms), 'msg/s', method);
+        results.add(
+          SECTION,
+          `in-process ${delivery} receive, concurrent receive ×${lanes}`,
+          rate(count, ms),
+          'msg/s',
+          method,
+        );
         await qm.purgeQueue(q);
       }
       const bestReceive = receives.reduce((a, b) => (b.value > a.value ? b : a));
-      results.add(SECTION, `in-process ${delivery} receive — best`, bestReceive.value, 'msg/s', bestReceive.label, delivery === 'express' ? EXPRESS_TARGET : null);
+      results.add(
+        SECTION,
+        `in-process ${delivery} receive — best`,
+        bestReceive.value,
+        'msg/s',
+        bestReceive.label,
+        delivery === 'express' ? EXPRESS_TARGET : null,
+      );
     }
   } finally {
     await qm.dispose();

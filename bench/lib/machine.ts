@@ -31,7 +31,8 @@ export const currentLoad = (): number[] => loadavg().map((l) => Math.round(l * 1
 export function sourceInfo(root: string): { commit: string; coreDirty: boolean | null } {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'core'], { cwd: root, encoding: 'utf8' }).trim().length > 0;
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--', 'core'], { cwd: root, encoding: 'utf8' }).trim().length > 0;
     return { commit, coreDirty: dirty };
   } catch {
     return { commit: 'unknown', coreDirty: null };

@@ -31,7 +31,10 @@ async function timePages(results: Results, where: string, total: number, browse:
     const t0 = now();
     const page = await browse(offset);
     const cold = now() - t0;
-    if (page.total !== total || page.messages.length !== PAGE) throw new Error(`browse at ${offset} gave ${page.messages.length} of total ${page.total}, expected ${PAGE} of ${total}`);
+    if (page.total !== total || page.messages.length !== PAGE)
+      throw new Error(
+        `browse at ${offset} gave ${page.messages.length} of total ${page.total}, expected ${PAGE} of ${total}`,
+      );
     const warm: number[] = [];
     for (let i = 0; i < WARM_REPEATS; i++) {
       const t1 = now();
@@ -40,7 +43,14 @@ async function timePages(results: Results, where: string, total: number, browse:
     }
     const method = `browse offset ${offset.toLocaleString('en-US')}, limit ${PAGE}, queue of ${total.toLocaleString('en-US')}`;
     results.add(SECTION, `${where} ${name} page (first call)`, cold, 'ms', method, PAGE_TARGET);
-    results.add(SECTION, `${where} ${name} page (warm, median of ${WARM_REPEATS})`, median(warm), 'ms', method, PAGE_TARGET);
+    results.add(
+      SECTION,
+      `${where} ${name} page (warm, median of ${WARM_REPEATS})`,
+      median(warm),
+      'ms',
+      method,
+      PAGE_TARGET,
+    );
   }
 }
 
@@ -52,9 +62,17 @@ export async function runPaging(root: string, results: Results, counts: Counts):
     try {
       qm.createQueue({ path: BIG_QUEUE });
       const ms = await fill(qm, BIG_QUEUE, 'recoverable', total, 1_000);
-      results.add(SECTION, `in-process fill of the ${total.toLocaleString('en-US')} queue`, rate(total, ms), 'msg/s', 'recoverable, sendBatch of 1,000, 4 in flight');
+      results.add(
+        SECTION,
+        `in-process fill of the ${total.toLocaleString('en-US')} queue`,
+        rate(total, ms),
+        'msg/s',
+        'recoverable, sendBatch of 1,000, 4 in flight',
+      );
       if (qm.showQueue(BIG_QUEUE).messageCount !== total) throw new Error('the big queue was not filled');
-      await timePages(results, 'in-process', total, async (offset) => qm.browse({ path: BIG_QUEUE, offset, limit: PAGE }));
+      await timePages(results, 'in-process', total, async (offset) =>
+        qm.browse({ path: BIG_QUEUE, offset, limit: PAGE }),
+      );
     } finally {
       await qm.dispose();
     }
@@ -62,14 +80,27 @@ export async function runPaging(root: string, results: Results, counts: Counts):
 
   const svc = await startService(root, dir);
   try {
-    results.add(SECTION, `service start with ${total.toLocaleString('en-US')} messages to ready`, svc.startMs, 'ms', 'spawn of `qk service start` to its ready line');
+    results.add(
+      SECTION,
+      `service start with ${total.toLocaleString('en-US')} messages to ready`,
+      svc.startMs,
+      'ms',
+      'spawn of `qk service start` to its ready line',
+    );
     const client: QkClient = await svc.client();
     await timePages(results, 'service', total, (offset) => client.browse({ path: BIG_QUEUE, offset, limit: PAGE }));
     const t0 = now();
     const { purged } = await client.queuePurge({ path: BIG_QUEUE });
     const ms = now() - t0;
     if (purged !== total) throw new Error(`purge removed ${purged} of ${total}`);
-    results.add(SECTION, `purge of the ${total.toLocaleString('en-US')} queue`, ms, 'ms', 'queuePurge through the service (WebSocket), recoverable messages', PURGE_TARGET);
+    results.add(
+      SECTION,
+      `purge of the ${total.toLocaleString('en-US')} queue`,
+      ms,
+      'ms',
+      'queuePurge through the service (WebSocket), recoverable messages',
+      PURGE_TARGET,
+    );
   } finally {
     await svc.stop();
   }

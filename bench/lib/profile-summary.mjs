@@ -23,7 +23,8 @@ for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n
 
 // Self time per node from the sample deltas.
 const onStack = (id, name) => {
-  for (let cur = id; cur !== undefined; cur = parent.get(cur)) if (nodes.get(cur).callFrame.functionName === name) return true;
+  for (let cur = id; cur !== undefined; cur = parent.get(cur))
+    if (nodes.get(cur).callFrame.functionName === name) return true;
   return false;
 };
 const self = new Map();
@@ -33,8 +34,13 @@ profile.samples.forEach((id, i) => {
 });
 const totalMs = [...self.values()].reduce((a, b) => a + b, 0);
 
-const short = (url) => url.replace(/^file:\/\//, '').replace(/.*\/node_modules\//, 'nm:').replace(/.*\/work\/main\//, '');
-const key = (n) => `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
+const short = (url) =>
+  url
+    .replace(/^file:\/\//, '')
+    .replace(/.*\/node_modules\//, 'nm:')
+    .replace(/.*\/work\/main\//, '');
+const key = (n) =>
+  `${n.callFrame.functionName || '(anonymous)'} ${short(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
 
 const selfBy = new Map();
 const totalBy = new Map();
@@ -59,7 +65,9 @@ const show = (title, map) => {
     .filter(([k]) => !filter || k.includes(filter))
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
-    .forEach(([k, ms]) => console.log(`${ms.toFixed(0).padStart(8)} ms ${((ms / totalMs) * 100).toFixed(1).padStart(5)}%  ${k}`));
+    .forEach(([k, ms]) =>
+      console.log(`${ms.toFixed(0).padStart(8)} ms ${((ms / totalMs) * 100).toFixed(1).padStart(5)}%  ${k}`),
+    );
 };
 console.log(`${file}: ${totalMs.toFixed(0)} ms sampled${focus ? ` with ${focus} on the stack` : ''}`);
 show('self time by function', selfBy);
@@ -82,5 +90,9 @@ if (linesOf) {
   [...ticks.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, top)
-    .forEach(([line, n]) => console.log(`${String(n).padStart(7)} ${((n / sum) * 100).toFixed(1).padStart(5)}%  ${String(line).padStart(6)}: ${(text[line - 1] ?? '').trim().slice(0, 140)}`));
+    .forEach(([line, n]) =>
+      console.log(
+        `${String(n).padStart(7)} ${((n / sum) * 100).toFixed(1).padStart(5)}%  ${String(line).padStart(6)}: ${(text[line - 1] ?? '').trim().slice(0, 140)}`,
+      ),
+    );
 }

@@ -26,12 +26,29 @@ export class Results {
   readonly figures: Figure[] = [];
   readonly errors: { section: string; error: string }[] = [];
 
-  add(section: string, name: string, value: number, unit: string, method: string, target: Target | null = null, note?: string): Figure {
-    const met = target === null || !Number.isFinite(value) ? (target === null ? null : false) : target.op === '>=' ? value >= target.value : value <= target.value;
+  add(
+    section: string,
+    name: string,
+    value: number,
+    unit: string,
+    method: string,
+    target: Target | null = null,
+    note?: string,
+  ): Figure {
+    const met =
+      target === null || !Number.isFinite(value)
+        ? target === null
+          ? null
+          : false
+        : target.op === '>='
+          ? value >= target.value
+          : value <= target.value;
     const figure: Figure = { section, name, value: round(value), unit, target, met, method, ...(note ? { note } : {}) };
     this.figures.push(figure);
     const mark = met === null ? '' : met ? '  ✓' : '  ✗ MISSED';
-    console.log(`  ${name}: ${formatNumber(value)} ${unit}${target ? ` (target ${targetText(target)})` : ''}${mark}   [${method}]`);
+    console.log(
+      `  ${name}: ${formatNumber(value)} ${unit}${target ? ` (target ${targetText(target)})` : ''}${mark}   [${method}]`,
+    );
     return figure;
   }
 
@@ -44,10 +61,17 @@ export class Results {
   table(): string {
     const rows = [['measurement', 'value', 'unit', 'target', 'met?']];
     for (const f of this.figures) {
-      rows.push([f.name, formatNumber(f.value), f.unit, f.target ? targetText(f.target) : '—', f.met === null ? '' : f.met ? 'yes' : 'NO']);
+      rows.push([
+        f.name,
+        formatNumber(f.value),
+        f.unit,
+        f.target ? targetText(f.target) : '—',
+        f.met === null ? '' : f.met ? 'yes' : 'NO',
+      ]);
     }
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-    const line = (r: string[]): string => r.map((cell, c) => (c === 1 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join(' | ');
+    const line = (r: string[]): string =>
+      r.map((cell, c) => (c === 1 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join(' | ');
     return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)].join('\n');
   }
 
@@ -55,7 +79,9 @@ export class Results {
   markdown(): string {
     const lines = ['| measurement | value | unit | target | met? | how |', '| --- | ---: | --- | --- | --- | --- |'];
     for (const f of this.figures) {
-      lines.push(`| ${f.name} | ${formatNumber(f.value)} | ${f.unit} | ${f.target ? targetText(f.target) : '—'} | ${f.met === null ? '' : f.met ? 'yes' : '**no**'} | ${f.method} |`);
+      lines.push(
+        `| ${f.name} | ${formatNumber(f.value)} | ${f.unit} | ${f.target ? targetText(f.target) : '—'} | ${f.met === null ? '' : f.met ? 'yes' : '**no**'} | ${f.method} |`,
+      );
     }
     return lines.join('\n');
   }

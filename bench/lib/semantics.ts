@@ -34,7 +34,8 @@ export async function runSemantics(results: Results, counts: Counts): Promise<vo
         const { count, ms: receiveMs } = await receiveBatches(qm, q, 1_000);
         if (count !== n) throw new Error(`${kind.name}: received ${count} of ${n}`);
         const shown = qm.showQueue(q);
-        if (kind.options.journal && shown.journalMessageCount !== n) throw new Error(`${kind.name}: the journal holds ${shown.journalMessageCount} of ${n}`);
+        if (kind.options.journal && shown.journalMessageCount !== n)
+          throw new Error(`${kind.name}: the journal holds ${shown.journalMessageCount} of ${n}`);
         const figures = { combined: rate(n, sendMs + receiveMs), send: rate(n, sendMs), receive: rate(n, receiveMs) };
         const previous = best.get(kind.name);
         if (!previous || figures.combined > previous.combined) best.set(kind.name, figures);
@@ -45,10 +46,22 @@ export async function runSemantics(results: Results, counts: Counts): Promise<vo
     const plain = best.get('plain queue')!;
     for (const kind of kinds) {
       const f = best.get(kind.name)!;
-      results.add(SECTION, `${kind.name}: send+receive`, f.combined, 'msg/s', `${method}; msgs / (send time + receive time)`);
+      results.add(
+        SECTION,
+        `${kind.name}: send+receive`,
+        f.combined,
+        'msg/s',
+        `${method}; msgs / (send time + receive time)`,
+      );
       results.add(SECTION, `${kind.name}: receive alone`, f.receive, 'msg/s', method);
       if (kind !== kinds[0]) {
-        results.add(SECTION, `${kind.name}: send+receive cost vs plain`, (plain.combined / f.combined - 1) * 100, '%', 'extra time per message compared with the plain queue');
+        results.add(
+          SECTION,
+          `${kind.name}: send+receive cost vs plain`,
+          (plain.combined / f.combined - 1) * 100,
+          '%',
+          'extra time per message compared with the plain queue',
+        );
       }
     }
   } finally {
@@ -89,12 +102,26 @@ export async function runExpiry(results: Results, counts: Counts): Promise<void>
       }
       await sleep(5);
     }
-    if (done === 0) throw new Error(`only ${qm.showQueue(deadLetter).messageCount - before} of ${n} were dead-lettered within 180 s`);
+    if (done === 0)
+      throw new Error(`only ${qm.showQueue(deadLetter).messageCount - before} of ${n} were dead-lettered within 180 s`);
     if (qm.showQueue(q).messageCount !== 0) throw new Error('expired messages are still in their queue');
     const method = `${n.toLocaleString('en-US')} recoverable msgs, timeToBeReceived 1 s, journal 1 (dead letter), sent with sendBatch of 1,000, 4 in flight (took ${Math.round(sendMs)} ms); DEADLETTER$ polled every 5 ms`;
-    results.add(SECTION, `expiry: last message due → all ${n.toLocaleString('en-US')} dead-lettered`, done - (lastIssue + 1_000), 'ms', method, TICK_TARGET);
+    results.add(
+      SECTION,
+      `expiry: last message due → all ${n.toLocaleString('en-US')} dead-lettered`,
+      done - (lastIssue + 1_000),
+      'ms',
+      method,
+      TICK_TARGET,
+    );
     results.add(SECTION, `expiry: first message due → all dead-lettered`, done - (firstIssue + 1_000), 'ms', method);
-    results.add(SECTION, 'expiry: dead-lettering rate', rate(n, done - (firstIssue + 1_000)), 'msg/s', 'messages over the time from the first due to the last dead-lettered');
+    results.add(
+      SECTION,
+      'expiry: dead-lettering rate',
+      rate(n, done - (firstIssue + 1_000)),
+      'msg/s',
+      'messages over the time from the first due to the last dead-lettered',
+    );
   } finally {
     await qm.dispose();
   }

@@ -25,10 +25,19 @@ async function freshQueue(client: QkClient, tag: string): Promise<string> {
 }
 
 /** Fills a queue through the service with sendBatch (not timed), 4 batches of 1,000 in flight. */
-export async function fillThroughService(client: QkClient, path: string, delivery: DeliveryName, total: number, batch = 1_000, lanes = 4): Promise<number> {
+export async function fillThroughService(
+  client: QkClient,
+  path: string,
+  delivery: DeliveryName,
+  total: number,
+  batch = 1_000,
+  lanes = 4,
+): Promise<number> {
   const items = batchItems(path, delivery, batch);
   const batches = Math.ceil(total / batch);
-  return inFlight(batches, lanes, (i) => client.sendBatch({ messages: i === batches - 1 && total % batch !== 0 ? items.slice(0, total % batch) : items }));
+  return inFlight(batches, lanes, (i) =>
+    client.sendBatch({ messages: i === batches - 1 && total % batch !== 0 ? items.slice(0, total % batch) : items }),
+  );
 }
 
 async function clients(svc: BenchService, n: number): Promise<QkClient[]> {
@@ -38,7 +47,13 @@ async function clients(svc: BenchService, n: number): Promise<QkClient[]> {
 export async function runService(root: string, results: Results, counts: Counts): Promise<void> {
   const svc = await startService(root, tempFolder('service'));
   try {
-    results.add(SECTION, 'service start (empty data folder) to ready', svc.startMs, 'ms', 'spawn of `qk service start` to its ready line');
+    results.add(
+      SECTION,
+      'service start (empty data folder) to ready',
+      svc.startMs,
+      'ms',
+      'spawn of `qk service start` to its ready line',
+    );
     const admin = await svc.client();
     const senders = await clients(svc, 16);
     const seconds = counts.serviceSendSeconds;
@@ -59,29 +74,54 @@ export async function runService(root: string, results: Results, counts: Counts)
           const value = await bestOf(ROUNDS, async () => {
             const q = await freshQueue(admin, `send-${delivery}`);
             const m = { path: q, message: message(delivery) };
-            const perSender = await Promise.all(active.map((c) => forDuration(seconds * 1000, SEND_WINDOW, async () => (await c.send(m), 1))));
+            const perSender = await Promise.all(
+              active.map((c) => forDuration(seconds * 1000, SEND_WINDOW, async () => (await c.send(m), 1))),
+            );
             await admin.queuePurge({ path: q });
             return aggregate(perSender);
           });
           const method = `${senderCount} sender${senderCount > 1 ? 's' : ''} (one WebSocket each), single send, ${SEND_WINDOW} in flight per sender, ${seconds} s; best of ${ROUNDS}`;
           runs.push({ method, value });
-          results.add(SECTION, `service ${delivery} send, ${senderCount} sender${senderCount > 1 ? 's' : ''}, single sends`, value, 'msg/s', method);
+          results.add(
+            SECTION,
+            `service ${delivery} send, ${senderCount} sender${senderCount > 1 ? 's' : ''}, single sends`,
+            value,
+            'msg/s',
+            method,
+          );
         }
         {
           const value = await bestOf(ROUNDS, async () => {
             const q = await freshQueue(admin, `send-${delivery}`);
             const batch = { messages: batchItems(q, delivery, SEND_BATCH) };
-            const perSender = await Promise.all(active.map((c) => forDuration(seconds * 1000, BATCH_WINDOW, async () => (await c.sendBatch(batch), SEND_BATCH))));
+            const perSender = await Promise.all(
+              active.map((c) =>
+                forDuration(seconds * 1000, BATCH_WINDOW, async () => (await c.sendBatch(batch), SEND_BATCH)),
+              ),
+            );
             await admin.queuePurge({ path: q });
             return aggregate(perSender);
           });
           const method = `${senderCount} sender${senderCount > 1 ? 's' : ''} (one WebSocket each), sendBatch of ${SEND_BATCH}, ${BATCH_WINDOW} in flight per sender, ${seconds} s; best of ${ROUNDS}`;
           runs.push({ method, value });
-          results.add(SECTION, `service ${delivery} send, ${senderCount} sender${senderCount > 1 ? 's' : ''}, sendBatch`, value, 'msg/s', method);
+          results.add(
+            SECTION,
+            `service ${delivery} send, ${senderCount} sender${senderCount > 1 ? 's' : ''}, sendBatch`,
+            value,
+            'msg/s',
+            method,
+          );
         }
       }
       const best = runs.reduce((a, b) => (b.value > a.value ? b : a));
-      results.add(SECTION, `service ${delivery} send — best`, best.value, 'msg/s', best.method, delivery === 'recoverable' ? RECOVERABLE_TARGET : null);
+      results.add(
+        SECTION,
+        `service ${delivery} send — best`,
+        best.value,
+        'msg/s',
+        best.method,
+        delivery === 'recoverable' ? RECOVERABLE_TARGET : null,
+      );
 
       const n = counts.serviceReceiveMessages;
       const receives: { method: string; value: number }[] = [];
@@ -92,10 +132,12 @@ export async function runService(root: string, results: Results, counts: Counts)
           let count = 0;
           const started = now();
           for (;;) {
-            const { messages } = await admin.receiveBatch({ path: q, max: 1_000, timeoutMs: 0 }).catch((e: { code?: string }) => {
-              if (e.code === 'IO_TIMEOUT') return { messages: [] };
-              throw e;
-            });
+            const { messages } = await admin
+              .receiveBatch({ path: q, max: 1_000, timeoutMs: 0 })
+              .catch((e: { code?: string }) => {
+                if (e.code === 'IO_TIMEOUT') return { messages: [] };
+                throw e;
+              });
             if (messages.length === 0) break;
             count += messages.length;
           }
@@ -110,7 +152,11 @@ export async function runService(root: string, results: Results, counts: Counts)
       {
         const q = await freshQueue(admin, `recv-${delivery}`);
         await fillThroughService(admin, q, delivery, n);
-        const { count, ms } = await receiveSingles(() => admin.receive({ path: q, timeoutMs: 0 }), RECEIVE_WINDOW, 20_000);
+        const { count, ms } = await receiveSingles(
+          () => admin.receive({ path: q, timeoutMs: 0 }),
+          RECEIVE_WINDOW,
+          20_000,
+        );
         const value = rate(count, ms);
         const method = `${count.toLocaleString('en-US')} of ${n.toLocaleString('en-US')} msgs, 1 receiver, single receive, ${RECEIVE_WINDOW} in flight${count < n ? ' (stopped at the 20 s cap)' : ''}`;
         receives.push({ method, value });
@@ -118,7 +164,14 @@ export async function runService(root: string, results: Results, counts: Counts)
         await admin.queuePurge({ path: q });
       }
       const bestReceive = receives.reduce((a, b) => (b.value > a.value ? b : a));
-      results.add(SECTION, `service ${delivery} receive — best`, bestReceive.value, 'msg/s', bestReceive.method, delivery === 'recoverable' ? RECOVERABLE_TARGET : null);
+      results.add(
+        SECTION,
+        `service ${delivery} receive — best`,
+        bestReceive.value,
+        'msg/s',
+        bestReceive.method,
+        delivery === 'recoverable' ? RECOVERABLE_TARGET : null,
+      );
     }
 
     // Latency of one send at a time: what a simple application that awaits every send sees.

@@ -25,10 +25,26 @@ export async function startService(root: string, dataDir: string, name = 'BENCH'
   const started = now();
   // QK_BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service process.
   const nodeArgs = (process.env['QK_BENCH_SERVICE_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, join(root, 'bin/qk.mjs'), 'service', 'start', '--data', dataDir, '--name', name, '--listen', '127.0.0.1:0', '--json'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...nodeArgs,
+      join(root, 'bin/qk.mjs'),
+      'service',
+      'start',
+      '--data',
+      dataDir,
+      '--name',
+      name,
+      '--listen',
+      '127.0.0.1:0',
+      '--json',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   trackChild(child);
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -102,7 +118,9 @@ function waitReady(child: ChildProcess, stderr: () => string): Promise<{ url: st
         // Not JSON: ignore.
       }
     });
-    child.once('exit', (code, signal) => fail(new Error(`the service exited before it was ready (code ${code}, signal ${signal})`)));
+    child.once('exit', (code, signal) =>
+      fail(new Error(`the service exited before it was ready (code ${code}, signal ${signal})`)),
+    );
     child.once('error', (error) => fail(error));
   });
 }

@@ -22,7 +22,11 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * Runs `total` units with `lanes` of them in flight at once: each lane awaits one unit and starts the next.
  * Returns the elapsed milliseconds.
  */
-export async function inFlight(total: number, lanes: number, unit: (index: number) => Promise<unknown>): Promise<number> {
+export async function inFlight(
+  total: number,
+  lanes: number,
+  unit: (index: number) => Promise<unknown>,
+): Promise<number> {
   let next = 0;
   const started = now();
   const lane = async (): Promise<void> => {
@@ -39,7 +43,11 @@ export async function inFlight(total: number, lanes: number, unit: (index: numbe
  * Keeps `lanes` units in flight until `durationMs` has passed (no unit starts after that), counting what each
  * unit reports it did. Returns the count and the elapsed milliseconds up to the last completion.
  */
-export async function forDuration(durationMs: number, lanes: number, unit: () => Promise<number>): Promise<{ count: number; ms: number }> {
+export async function forDuration(
+  durationMs: number,
+  lanes: number,
+  unit: () => Promise<number>,
+): Promise<{ count: number; ms: number }> {
   let count = 0;
   const started = now();
   const deadline = started + durationMs;

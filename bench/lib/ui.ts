@@ -40,7 +40,10 @@ const ownImportMetaUrl: Plugin = {
       if (args.path.includes('node_modules')) return undefined;
       const source = readFileSync(args.path, 'utf8');
       if (!source.includes('import.meta.url')) return undefined;
-      return { contents: source.replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href)), loader: args.path.endsWith('x') ? 'tsx' : 'ts' };
+      return {
+        contents: source.replace(/\bimport\.meta\.url\b/g, JSON.stringify(pathToFileURL(args.path).href)),
+        loader: args.path.endsWith('x') ? 'tsx' : 'ts',
+      };
     });
   },
 };
@@ -67,9 +70,13 @@ export async function runUi(root: string, results: Results, quick: boolean): Pro
     outfile,
     plugins: [ownImportMetaUrl],
     logLevel: 'warning',
-    banner: { js: "import { createRequire as __qkCreateRequire } from 'node:module'; const require = __qkCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __qkCreateRequire } from 'node:module'; const require = __qkCreateRequire(import.meta.url);",
+    },
   });
-  const mod = (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as { runUiBench?: (options?: { quick?: boolean }) => Promise<Record<string, number>> };
+  const mod = (await import(`${pathToFileURL(outfile).href}?t=${Date.now()}`)) as {
+    runUiBench?: (options?: { quick?: boolean }) => Promise<Record<string, number>>;
+  };
   if (typeof mod.runUiBench !== 'function') throw new Error('bench/ui.ts does not export runUiBench()');
   const figures = await mod.runUiBench({ quick });
   for (const [name, value] of Object.entries(figures)) {

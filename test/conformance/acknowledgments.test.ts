@@ -20,7 +20,11 @@ const ID_RE = /^\{([0-9a-f-]{36})\}\\(\d+)$/i;
  */
 async function settledAcks(adminQueue: string, count: number): Promise<QkMessage[]> {
   if (count > 0) {
-    await waitFor(async () => (await file.q.messages(adminQueue)).length >= count, `${count} acks in ${adminQueue}`, 6_000).catch(() => undefined);
+    await waitFor(
+      async () => (await file.q.messages(adminQueue)).length >= count,
+      `${count} acks in ${adminQueue}`,
+      6_000,
+    ).catch(() => undefined);
   }
   await delay(count > 0 ? 300 : 800);
   return file.q.messages(adminQueue);
@@ -96,7 +100,11 @@ describe.concurrent('acknowledgments', () => {
 
   test('R-A5 NEG_ARRIVAL yields NACK_Q_EXCEED_QUOTA 0x8003 / NACK_NOT_TRANSACTIONAL_MSG 0x800A when the message cannot reach the queue', async () => {
     const { q } = file;
-    const [full, tx, adm] = await Promise.all([q.newQueue('a5-full', '--quota', '1'), q.newQueue('a5-tx', '--transactional'), q.newQueue('a5-adm')]);
+    const [full, tx, adm] = await Promise.all([
+      q.newQueue('a5-full', '--quota', '1'),
+      q.newQueue('a5-tx', '--transactional'),
+      q.newQueue('a5-adm'),
+    ]);
     await q.send(full, '--body', bodyOfSize(1_000));
     const [overQuota, mismatch] = await Promise.all([
       q.send(full, '--body', bodyOfSize(500), '--ack', 'nack-reach-queue', '--admin-queue', adm),
@@ -115,17 +123,27 @@ describe.concurrent('acknowledgments', () => {
     const appCorrelation = `{${'12345678-1234-1234-1234-123456789abc'}}\\7`;
     const id = await q.send(
       dest,
-      '--ack', 'pos-arrival',
-      '--admin-queue', adm,
-      '--response-queue', resp,
-      '--label', 'ack me',
-      '--app-specific', '4242',
-      '--priority', '5',
+      '--ack',
+      'pos-arrival',
+      '--admin-queue',
+      adm,
+      '--response-queue',
+      resp,
+      '--label',
+      'ack me',
+      '--app-specific',
+      '4242',
+      '--priority',
+      '5',
       '--recoverable',
-      '--journal', 'deadletter',
-      '--correlation-id', appCorrelation,
-      '--body', 'original body',
-      '--ttbr', '3600',
+      '--journal',
+      'deadletter',
+      '--correlation-id',
+      appCorrelation,
+      '--body',
+      'original body',
+      '--ttbr',
+      '3600',
     );
     await settledAcks(adm, 1);
     const ack = await q.peek(adm);
@@ -153,7 +171,19 @@ describe.concurrent('acknowledgments', () => {
   test('R-A6 negative acks carry the original body', async () => {
     const { q } = file;
     const [dest, adm] = await Promise.all([q.newQueue('a6n'), q.newQueue('a6n-adm')]);
-    const id = await q.send(dest, '--ack', 'nack-receive', '--admin-queue', adm, '--label', 'nack me', '--body', 'the original body', '--app-specific', '9');
+    const id = await q.send(
+      dest,
+      '--ack',
+      'nack-receive',
+      '--admin-queue',
+      adm,
+      '--label',
+      'nack me',
+      '--body',
+      'the original body',
+      '--app-specific',
+      '9',
+    );
     await q.purge(dest);
     await settledAcks(adm, 1);
     const nack = await q.receive(adm);
@@ -201,13 +231,20 @@ describe('R-A11 which classes each acknowledgment level yields', () => {
     await Promise.all(
       levels.map(async (level) => {
         const ack = ['--ack', String(level), '--admin-queue', adm, '--label', hex(level)];
-        const [received, purged, refused] = await Promise.all([q.send(recvQ, ...ack), q.send(purgeQ, ...ack), q.send(txQ, ...ack)]);
+        const [received, purged, refused] = await Promise.all([
+          q.send(recvQ, ...ack),
+          q.send(purgeQ, ...ack),
+          q.send(txQ, ...ack),
+        ]);
         sent.set(level, { received, purged, refused });
       }),
     );
     await Promise.all(levels.map(() => q.receive(recvQ)));
     await q.purge(purgeQ);
-    const expectedTotal = levels.reduce((n, l) => n + ((l & 1) * 2 + (l & 2 ? 1 : 0) + (l & 4 ? 1 : 0) + (l & 8 ? 1 : 0)), 0);
+    const expectedTotal = levels.reduce(
+      (n, l) => n + ((l & 1) * 2 + (l & 2 ? 1 : 0) + (l & 4 ? 1 : 0) + (l & 8 ? 1 : 0)),
+      0,
+    );
     acks = await settledAcks(adm, expectedTotal);
   });
 

@@ -29,7 +29,13 @@ describe.concurrent('nontransactional dead letters', () => {
     const withDl = await q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--label', 'd1-dl', '--body', 'dead');
     const withoutDl = await q.send(dest, '--ttbr', '1', '--label', 'd1-none');
     const copy = await deadLettered(SYSTEM.deadLetter, withDl);
-    expect(copy).toMatchObject({ id: withDl, class: 'NACK_RECEIVE_TIMEOUT', classCode: 0xc002, label: 'd1-dl', bodySize: 4 });
+    expect(copy).toMatchObject({
+      id: withDl,
+      class: 'NACK_RECEIVE_TIMEOUT',
+      classCode: 0xc002,
+      label: 'd1-dl',
+      bodySize: 4,
+    });
     await gone(dest, withoutDl);
     expect(await q.messages(dest)).toHaveLength(0);
     expect(await q.copiesOf(SYSTEM.deadLetter, withoutDl)).toHaveLength(0);
@@ -89,9 +95,26 @@ describe.concurrent('transactional dead letters', () => {
   test('R-D2 transactional + DL: a message not received (TTBR expiry) goes to .\\XACTDEADLETTER$ of the source with the failure class', async () => {
     const { q } = file;
     const dest = await q.newQueue('d2', '--transactional');
-    const id = await q.send(dest, '--transactional', '--ttbr', '1', '--journal', 'deadletter', '--label', 'd2', '--body', 'xact');
+    const id = await q.send(
+      dest,
+      '--transactional',
+      '--ttbr',
+      '1',
+      '--journal',
+      'deadletter',
+      '--label',
+      'd2',
+      '--body',
+      'xact',
+    );
     const copy = await deadLettered(SYSTEM.xactDeadLetter, id, 8_000);
-    expect(copy).toMatchObject({ id, class: 'NACK_RECEIVE_TIMEOUT', classCode: 0xc002, label: 'd2', transactional: true });
+    expect(copy).toMatchObject({
+      id,
+      class: 'NACK_RECEIVE_TIMEOUT',
+      classCode: 0xc002,
+      label: 'd2',
+      transactional: true,
+    });
     expect(await q.messages(dest)).toHaveLength(0);
     expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
   });
@@ -139,7 +162,12 @@ describe.concurrent('the dead-letter queues themselves', () => {
     const { q, svc } = file;
     const guid = svc.id.replace(/[{}]/g, '');
     const label = uniqueName('dlq-send');
-    const targets = [SYSTEM.deadLetter, SYSTEM.xactDeadLetter, `MACHINE=${guid};DEADLETTER`, `MACHINE=${guid};DEADXACT`];
+    const targets = [
+      SYSTEM.deadLetter,
+      SYSTEM.xactDeadLetter,
+      `MACHINE=${guid};DEADLETTER`,
+      `MACHINE=${guid};DEADXACT`,
+    ];
     const results = await Promise.all(targets.map((t) => svc.qk('send', t, '--body', 'x', '--label', label)));
     results.forEach((r) => failsWith(r, 'ACCESS_DENIED'));
     const all = [...(await q.messages(SYSTEM.deadLetter)), ...(await q.messages(SYSTEM.xactDeadLetter))];

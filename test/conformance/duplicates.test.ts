@@ -22,8 +22,25 @@ function remoteComputer(): { guid: string; name: string; id: (n: number) => stri
   return { guid, name: `REMOTE-${guid.slice(0, 6).toUpperCase()}`, id: (n) => `{${guid}}\\${n}` };
 }
 
-async function arrive(path: string, id: string, source: { guid: string; name: string }, ...flags: string[]): Promise<Arrival> {
-  return ok(await file.svc.qk<Arrival>('arrive', path, '--id', id, '--source-id', source.guid, '--source-name', source.name, ...flags));
+async function arrive(
+  path: string,
+  id: string,
+  source: { guid: string; name: string },
+  ...flags: string[]
+): Promise<Arrival> {
+  return ok(
+    await file.svc.qk<Arrival>(
+      'arrive',
+      path,
+      '--id',
+      id,
+      '--source-id',
+      source.guid,
+      '--source-name',
+      source.name,
+      ...flags,
+    ),
+  );
 }
 
 describe('duplicate removal', () => {

@@ -49,7 +49,15 @@ describe('restart and crash', () => {
     let stop = false;
     const loop = async (n: number): Promise<void> => {
       for (let i = 0; !stop; i++) {
-        const result = await svc.qk<{ id: string }>('send', dest, '--recoverable', '--label', `L${n}-${i}`, '--body', `b${n}-${i}`);
+        const result = await svc.qk<{ id: string }>(
+          'send',
+          dest,
+          '--recoverable',
+          '--label',
+          `L${n}-${i}`,
+          '--body',
+          `b${n}-${i}`,
+        );
         if (result.exitCode === 0) confirmed.push(result.json.id);
       }
     };
@@ -90,7 +98,9 @@ describe('restart and crash', () => {
     expect(second.code).not.toBeNull(); // it exited by itself, not by our kill
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(second.stdout).not.toContain('"ready":true');
-    const error = JSON.parse(second.stderr.trim().split('\n').pop() ?? '{}') as { error?: { code?: string; message?: string } };
+    const error = JSON.parse(second.stderr.trim().split('\n').pop() ?? '{}') as {
+      error?: { code?: string; message?: string };
+    };
     expect(error.error?.message ?? '', second.stderr).not.toBe('');
     expect(error.error?.code).toBe('SERVICE_ALREADY_RUNNING');
     // The first service is unharmed and still answers as itself.

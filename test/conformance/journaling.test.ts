@@ -50,7 +50,11 @@ describe.concurrent('target journaling (queue journal)', () => {
     expect((await q.messages(journalOf(dest))).map((m) => m.id)).toEqual([a]);
     await q.receive(dest);
     queue = await q.show(dest);
-    expect(queue).toMatchObject({ messageCount: 0, journalMessageCount: 2, journalBytes: 'alpha'.length + 'beta'.length });
+    expect(queue).toMatchObject({
+      messageCount: 0,
+      journalMessageCount: 2,
+      journalBytes: 'alpha'.length + 'beta'.length,
+    });
     const journal = await q.messages(journalOf(dest));
     expect(journal.map((m) => m.id)).toEqual([a, b]);
     expect(journal.map((m) => m.label)).toEqual(['a', 'b']);

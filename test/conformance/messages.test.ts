@@ -44,19 +44,31 @@ describe.concurrent('message properties', () => {
     const before = Date.now();
     const id = await q.send(
       dest,
-      '--body-file', writeTempFile(text),
-      '--label', 'round trip',
-      '--priority', '6',
+      '--body-file',
+      writeTempFile(text),
+      '--label',
+      'round trip',
+      '--priority',
+      '6',
       '--recoverable',
-      '--journal', 'both',
-      '--ack', 'full-receive',
-      '--admin-queue', adm,
-      '--response-queue', resp,
-      '--ttrq', '600',
-      '--ttbr', '3600',
-      '--correlation-id', correlation,
-      '--app-specific', '123456',
-      '--conversation', 'conv-round-trip',
+      '--journal',
+      'both',
+      '--ack',
+      'full-receive',
+      '--admin-queue',
+      adm,
+      '--response-queue',
+      resp,
+      '--ttrq',
+      '600',
+      '--ttbr',
+      '3600',
+      '--correlation-id',
+      correlation,
+      '--app-specific',
+      '123456',
+      '--conversation',
+      'conv-round-trip',
     );
     const after = Date.now();
 
@@ -185,7 +197,13 @@ describe.concurrent('message properties', () => {
     const { q } = file;
     const dest = await q.newQueue('order');
     const sends: [string, number][] = [
-      ['p0-a', 0], ['p7-a', 7], ['p3-a', 3], ['p7-b', 7], ['p0-b', 0], ['p3-b', 3], ['p7-c', 7],
+      ['p0-a', 0],
+      ['p7-a', 7],
+      ['p3-a', 3],
+      ['p7-b', 7],
+      ['p0-b', 0],
+      ['p3-b', 3],
+      ['p7-c', 7],
     ];
     for (const [label, priority] of sends) await q.send(dest, '--label', label, '--priority', String(priority));
     const expectedOrder = ['p7-a', 'p7-b', 'p7-c', 'p3-a', 'p3-b', 'p0-a', 'p0-b'];
@@ -268,11 +286,26 @@ describe.concurrent('transactional queues', () => {
     const { q } = file;
     const dest = await q.newQueue('tx', '--transactional');
     expect((await q.show(dest)).transactional).toBe(true);
-    const id = await q.send(dest, '--transactional', '--priority', '7', '--label', 'tx-1', '--body', 'in a transaction');
+    const id = await q.send(
+      dest,
+      '--transactional',
+      '--priority',
+      '7',
+      '--label',
+      'tx-1',
+      '--body',
+      'in a transaction',
+    );
     const peeked = await q.peek(dest);
     expect(peeked).toMatchObject({ id, transactional: true, priority: 0, delivery: 'recoverable' });
     const m = await q.receive(dest, '--transactional');
-    expect(m).toMatchObject({ id, transactional: true, priority: 0, delivery: 'recoverable', body: 'in a transaction' });
+    expect(m).toMatchObject({
+      id,
+      transactional: true,
+      priority: 0,
+      delivery: 'recoverable',
+      body: 'in a transaction',
+    });
     expect((await q.show(dest)).messageCount).toBe(0);
   });
 

@@ -37,10 +37,16 @@ describe.concurrent('system queues', () => {
       `MACHINE=${bareGuid(svc.id)};JOURNAL`,
       journalOf(app),
     ];
-    const countsBefore = await Promise.all(targets.map(async (t) => (ok(await svc.qk<QkMessagePage>('messages', t))).total));
-    const results = await Promise.all(targets.map((t) => svc.qk('send', t, '--label', 'not allowed', '--journal', 'deadletter')));
+    const countsBefore = await Promise.all(
+      targets.map(async (t) => ok(await svc.qk<QkMessagePage>('messages', t)).total),
+    );
+    const results = await Promise.all(
+      targets.map((t) => svc.qk('send', t, '--label', 'not allowed', '--journal', 'deadletter')),
+    );
     results.forEach((r) => failsWith(r, 'ACCESS_DENIED'));
-    const countsAfter = await Promise.all(targets.map(async (t) => (ok(await svc.qk<QkMessagePage>('messages', t))).total));
+    const countsAfter = await Promise.all(
+      targets.map(async (t) => ok(await svc.qk<QkMessagePage>('messages', t)).total),
+    );
     expect(countsAfter).toEqual(countsBefore);
   });
 });
@@ -61,7 +67,7 @@ describe.concurrent('names', () => {
     }
   });
 
-  test('§3.3 format names: DIRECT=OS:<this computer>\\private$\\q and the queue\'s own formatName reach the local queue', async () => {
+  test("§3.3 format names: DIRECT=OS:<this computer>\\private$\\q and the queue's own formatName reach the local queue", async () => {
     const { q, svc } = file;
     const name = uniqueName('direct');
     const path = `.\\private$\\${name}`;
@@ -100,7 +106,9 @@ describe.concurrent('names', () => {
     ];
     const results = await Promise.all(badNames.map((n) => svc.qk('queue', 'create', n)));
     results.forEach((r) => failsWith(r, 'ILLEGAL_QUEUE_PATHNAME'));
-    const created = (await q.list()).filter((queue) => queue.path.toLowerCase().includes(stem.toLowerCase()) || /\\n{125}$/.test(queue.path));
+    const created = (await q.list()).filter(
+      (queue) => queue.path.toLowerCase().includes(stem.toLowerCase()) || /\\n{125}$/.test(queue.path),
+    );
     expect(created.map((queue) => queue.path)).toEqual([]);
   });
 

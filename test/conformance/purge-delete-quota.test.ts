@@ -14,7 +14,10 @@ const file = serviceForFile();
 
 /** Waits (up to 5 s) for `count` messages in `path`, then returns what is there, enough or not. */
 async function settled(path: string, count: number): Promise<QkMessage[]> {
-  if (count > 0) await waitFor(async () => (await file.q.messages(path)).length >= count, `${count} messages in ${path}`).catch(() => undefined);
+  if (count > 0)
+    await waitFor(async () => (await file.q.messages(path)).length >= count, `${count} messages in ${path}`).catch(
+      () => undefined,
+    );
   await delay(300);
   return file.q.messages(path);
 }
@@ -65,8 +68,20 @@ describe.concurrent('purging an outgoing queue', () => {
     const { q } = file;
     const adm = await q.newQueue('p6-adm');
     const host = uniqueName('NOHOSTP6').toUpperCase();
-    const id = await q.send(`${host}\\private$\\x`, '--ack', 'nack-reach-queue', '--admin-queue', adm, '--label', 'p6', '--body', 'never sent');
-    const outgoing = (await q.list()).find((queue) => queue.type === 'outgoing' && queue.path.toUpperCase().includes(host));
+    const id = await q.send(
+      `${host}\\private$\\x`,
+      '--ack',
+      'nack-reach-queue',
+      '--admin-queue',
+      adm,
+      '--label',
+      'p6',
+      '--body',
+      'never sent',
+    );
+    const outgoing = (await q.list()).find(
+      (queue) => queue.type === 'outgoing' && queue.path.toUpperCase().includes(host),
+    );
     expect(outgoing, `an outgoing queue for ${host}`).toBeDefined();
     expect(await q.purge(outgoing?.path ?? '')).toBe(1);
     const [nack] = await settled(adm, 1);
@@ -102,7 +117,20 @@ describe.concurrent('quotas', () => {
     let queue: QkQueue = await q.show(dest);
     expect(queue).toMatchObject({ messageCount: 2, bytes: 1_000 });
     // The next one does not fit. (Whether the local send call itself reports it is not specified.)
-    const refused = await svc.qk<{ id: string }>('send', dest, '--body', bodyOfSize(100), '--journal', 'deadletter', '--ack', 'nack-reach-queue', '--admin-queue', adm, '--label', 'over');
+    const refused = await svc.qk<{ id: string }>(
+      'send',
+      dest,
+      '--body',
+      bodyOfSize(100),
+      '--journal',
+      'deadletter',
+      '--ack',
+      'nack-reach-queue',
+      '--admin-queue',
+      adm,
+      '--label',
+      'over',
+    );
     queue = await q.show(dest);
     expect(queue).toMatchObject({ messageCount: 2, bytes: 1_000 });
     const nacks = await settled(adm, 1);
@@ -134,7 +162,17 @@ describe.concurrent('transactional mismatch', () => {
   test('R-M1 a transactional message to a nontransactional queue: the send succeeds, it is not delivered, NACK 0x8009, XACT dead letter', async () => {
     const { q, svc } = file;
     const [dest, adm] = await Promise.all([q.newQueue('m1-plain'), q.newQueue('m1-adm')]);
-    const result = await svc.qk<{ id: string }>('send', dest, '--transactional', '--journal', 'deadletter', '--ack', 'nack-reach-queue', '--admin-queue', adm);
+    const result = await svc.qk<{ id: string }>(
+      'send',
+      dest,
+      '--transactional',
+      '--journal',
+      'deadletter',
+      '--ack',
+      'nack-reach-queue',
+      '--admin-queue',
+      adm,
+    );
     const id = ok(result).id;
     const [nack] = await settled(adm, 1);
     expect(nack).toMatchObject({ class: 'NACK_NOT_TRANSACTIONAL_Q', classCode: 0x8009, correlationId: id });
@@ -146,7 +184,18 @@ describe.concurrent('transactional mismatch', () => {
   test('R-M1 a nontransactional message to a transactional queue: the send succeeds, it is not delivered, NACK 0x800A, dead letter', async () => {
     const { q, svc } = file;
     const [dest, adm] = await Promise.all([q.newQueue('m1-tx', '--transactional'), q.newQueue('m1-adm2')]);
-    const id = ok(await svc.qk<{ id: string }>('send', dest, '--journal', 'deadletter', '--ack', 'nack-reach-queue', '--admin-queue', adm)).id;
+    const id = ok(
+      await svc.qk<{ id: string }>(
+        'send',
+        dest,
+        '--journal',
+        'deadletter',
+        '--ack',
+        'nack-reach-queue',
+        '--admin-queue',
+        adm,
+      ),
+    ).id;
     const [nack] = await settled(adm, 1);
     expect(nack).toMatchObject({ class: 'NACK_NOT_TRANSACTIONAL_MSG', classCode: 0x800a, correlationId: id });
     expect((await q.show(dest)).messageCount).toBe(0);

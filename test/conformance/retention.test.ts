@@ -36,7 +36,17 @@ describe.concurrent('retention', () => {
   test('seed 002 a message sent --from a retention queue leaves a status-3 copy there, which cannot be received', async () => {
     const { q, svc } = file;
     const [mine, theirs] = await Promise.all([q.newQueue('sender', '--retention'), q.newQueue('receiver')]);
-    const id = await q.send(theirs, '--from', mine, '--label', 'outgoing', '--body', 'copy me', '--conversation', uniqueName('conv'));
+    const id = await q.send(
+      theirs,
+      '--from',
+      mine,
+      '--label',
+      'outgoing',
+      '--body',
+      'copy me',
+      '--conversation',
+      uniqueName('conv'),
+    );
     const copies = await q.messages(mine);
     expect(copies.map((m) => [m.id, m.status, m.label])).toEqual([[id, 3, 'outgoing']]);
     const attempt = await svc.qk('receive', mine, '--timeout', '0');

@@ -38,7 +38,12 @@ describe('settings', () => {
       ['MaxMessageSize', 2_048, 4_194_304],
     ];
     for (const [name, value, old] of changes) {
-      expect(await q.setSetting(name, value)).toMatchObject({ name, value: old, pending: value, restartRequired: true });
+      expect(await q.setSetting(name, value)).toMatchObject({
+        name,
+        value: old,
+        pending: value,
+        restartRequired: true,
+      });
     }
     const settings = await q.settings();
     for (const [name, value, old] of changes) {

@@ -35,7 +35,18 @@ describe('computer quotas', () => {
     await q.send(dest, '--recoverable', '--body', bodyOfSize(4_096));
     await withSetting('MachineQuota', 1, async () => {
       failsWith(
-        await svc.qk('send', dest, '--body', 'x', '--ack', 'full-reach-queue', '--admin-queue', adm, '--journal', 'deadletter'),
+        await svc.qk(
+          'send',
+          dest,
+          '--body',
+          'x',
+          '--ack',
+          'full-reach-queue',
+          '--admin-queue',
+          adm,
+          '--journal',
+          'deadletter',
+        ),
         'INSUFFICIENT_RESOURCES',
       );
       await delay(300);
@@ -58,8 +69,14 @@ describe('computer quotas', () => {
       const received = await q.receive(dest); // no error for the receiver either
       expect(received.id).toBe(second);
       const journal = await q.messages(SYSTEM.journal);
-      expect(journal.filter((m) => m.id === second), 'journal copy over quota').toHaveLength(0);
-      expect(journal.filter((m) => m.id === first), 'earlier copy untouched').toHaveLength(1);
+      expect(
+        journal.filter((m) => m.id === second),
+        'journal copy over quota',
+      ).toHaveLength(0);
+      expect(
+        journal.filter((m) => m.id === first),
+        'earlier copy untouched',
+      ).toHaveLength(1);
     });
   });
 
@@ -81,7 +98,9 @@ describe('the dead-letter queue is an ordinary queue to read and clean', () => {
   test('seed 001 applications may read, delete from and purge the dead-letter queue', async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('dlq-admin');
-    const ids = await Promise.all([1, 2].map((i) => q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--label', `dl${i}`)));
+    const ids = await Promise.all(
+      [1, 2].map((i) => q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--label', `dl${i}`)),
+    );
     const copies = await Promise.all(ids.map((id) => deadLettered(id)));
     ok(await svc.qk('message', 'delete', SYSTEM.deadLetter, String(copies[0]?.lookupId)));
     expect(await q.copiesOf(SYSTEM.deadLetter, ids[0] as string)).toHaveLength(0);

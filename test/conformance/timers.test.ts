@@ -37,7 +37,21 @@ describe.concurrent('time to be received', () => {
     const { q } = file;
     const [dest, adm] = await Promise.all([q.newQueue('x7'), q.newQueue('x7-adm')]);
     const [expiring, later] = await Promise.all([
-      q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--ack', 'nack-receive', '--admin-queue', adm, '--label', 'x7', '--body', 'gone'),
+      q.send(
+        dest,
+        '--ttbr',
+        '1',
+        '--journal',
+        'deadletter',
+        '--ack',
+        'nack-receive',
+        '--admin-queue',
+        adm,
+        '--label',
+        'x7',
+        '--body',
+        'gone',
+      ),
       q.send(dest, '--ttbr', '60', '--label', 'later'),
     ]);
     const copy = await copyIn(SYSTEM.deadLetter, expiring);
@@ -53,7 +67,19 @@ describe.concurrent('time to be received', () => {
   test('R-X7 a message whose TTBR runs out while it waits in the outgoing queue is dead-lettered as 0xC003 (at sender)', async () => {
     const { q } = file;
     const adm = await q.newQueue('x7s-adm');
-    const id = await q.send(unreachable('x7s'), '--ttbr', '1', '--ttrq', '30', '--journal', 'deadletter', '--ack', 'nack-receive', '--admin-queue', adm);
+    const id = await q.send(
+      unreachable('x7s'),
+      '--ttbr',
+      '1',
+      '--ttrq',
+      '30',
+      '--journal',
+      'deadletter',
+      '--ack',
+      'nack-receive',
+      '--admin-queue',
+      adm,
+    );
     const copy = await copyIn(SYSTEM.deadLetter, id);
     const nack = await ackFor(adm, id);
     expect(copy).toMatchObject({ class: 'NACK_RECEIVE_TIMEOUT_AT_SENDER', classCode: 0xc003 });
@@ -86,7 +112,21 @@ describe.concurrent('time to reach queue', () => {
     const adm = await q.newQueue('x6-adm');
     const target = unreachable('x6');
     const [withDl, withoutDl] = await Promise.all([
-      q.send(target, '--ttrq', '1', '--journal', 'deadletter', '--ack', 'nack-reach-queue', '--admin-queue', adm, '--label', 'x6', '--body', 'lost'),
+      q.send(
+        target,
+        '--ttrq',
+        '1',
+        '--journal',
+        'deadletter',
+        '--ack',
+        'nack-reach-queue',
+        '--admin-queue',
+        adm,
+        '--label',
+        'x6',
+        '--body',
+        'lost',
+      ),
       q.send(target, '--ttrq', '1', '--label', 'x6-no-dl'),
     ]);
     const copy = await copyIn(SYSTEM.deadLetter, withDl);
@@ -121,7 +161,20 @@ describe('timers across a stop', () => {
     const { q, svc } = file;
     const [dest, adm] = await Promise.all([q.newQueue('xstop'), q.newQueue('xstop-adm')]);
     const kept = await q.send(dest, '--recoverable', '--label', 'kept');
-    const id = await q.send(dest, '--recoverable', '--ttbr', '6', '--journal', 'deadletter', '--ack', 'nack-receive', '--admin-queue', adm, '--label', 'stopped');
+    const id = await q.send(
+      dest,
+      '--recoverable',
+      '--ttbr',
+      '6',
+      '--journal',
+      'deadletter',
+      '--ack',
+      'nack-receive',
+      '--admin-queue',
+      adm,
+      '--label',
+      'stopped',
+    );
     const sentAt = Date.now();
     await svc.stop();
     await delay(Math.max(0, sentAt + 7_000 - Date.now()));

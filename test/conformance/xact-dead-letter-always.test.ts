@@ -12,7 +12,11 @@ const file = serviceForFile();
 
 test('R-D3 XactDeadLetterAlways = 1 takes effect after a restart: undelivered transactional messages go to .\\XACTDEADLETTER$ without DL', async () => {
   const { q, svc } = file;
-  const [tx, plain, nontx] = await Promise.all([q.newQueue('xa', '--transactional'), q.newQueue('xa-plain'), q.newQueue('xa-nontx')]);
+  const [tx, plain, nontx] = await Promise.all([
+    q.newQueue('xa', '--transactional'),
+    q.newQueue('xa-plain'),
+    q.newQueue('xa-nontx'),
+  ]);
 
   const set = await q.setSetting('XactDeadLetterAlways', 1);
   expect(set).toMatchObject({ value: 0, pending: 1 });
@@ -31,8 +35,15 @@ test('R-D3 XactDeadLetterAlways = 1 takes effect after a restart: undelivered tr
     q.send(plain, '--transactional', '--label', 'mismatch'),
     q.send(nontx, '--ttbr', '1', '--label', 'nontransactional'),
   ]);
-  const expiredCopy = await waitFor(async () => (await q.copiesOf(SYSTEM.xactDeadLetter, expired))[0], 'expired in XACTDEADLETTER$', 8_000);
-  const mismatchCopy = await waitFor(async () => (await q.copiesOf(SYSTEM.xactDeadLetter, mismatch))[0], 'mismatch in XACTDEADLETTER$');
+  const expiredCopy = await waitFor(
+    async () => (await q.copiesOf(SYSTEM.xactDeadLetter, expired))[0],
+    'expired in XACTDEADLETTER$',
+    8_000,
+  );
+  const mismatchCopy = await waitFor(
+    async () => (await q.copiesOf(SYSTEM.xactDeadLetter, mismatch))[0],
+    'mismatch in XACTDEADLETTER$',
+  );
   expect(expiredCopy).toMatchObject({ class: 'NACK_RECEIVE_TIMEOUT', classCode: 0xc002, journal: 0 });
   expect(mismatchCopy).toMatchObject({ class: 'NACK_NOT_TRANSACTIONAL_Q', classCode: 0x8009, journal: 0 });
   // Only transactional messages are affected: a nontransactional one without DL is still just discarded.

@@ -4,7 +4,11 @@ import { action, expandPath, expect, messageGrid, saveScreenshot, test, treeItem
 test('moves, exports, imports and deletes selected messages', async ({ consolePage: page, service }) => {
   await service.call('queueCreate', { path: '.\\private$\\orders' });
   await service.call('queueCreate', { path: '.\\private$\\archive' });
-  for (let i = 1; i <= 4; i += 1) await service.call('send', { path: '.\\private$\\orders', message: { label: `order-${i}`, bodyBase64: Buffer.from([0, 1, 2, 250 + i]).toString('base64'), priority: i } });
+  for (let i = 1; i <= 4; i += 1)
+    await service.call('send', {
+      path: '.\\private$\\orders',
+      message: { label: `order-${i}`, bodyBase64: Buffer.from([0, 1, 2, 250 + i]).toString('base64'), priority: i },
+    });
   await expandPath(page, ['Private Queues', 'orders']);
   await page.getByRole('treeitem', { level: 5 }).filter({ hasText: 'Queue messages' }).click();
   const grid = messageGrid(page);
@@ -17,10 +21,15 @@ test('moves, exports, imports and deletes selected messages', async ({ consolePa
   const download = page.waitForEvent('download');
   await action(page, 'export').click();
   const file = await (await download).path();
-  const exported = JSON.parse(readFileSync(file, 'utf8')) as { format: string; messages: Array<{ label: string; bodyBase64: string }> };
+  const exported = JSON.parse(readFileSync(file, 'utf8')) as {
+    format: string;
+    messages: Array<{ label: string; bodyBase64: string }>;
+  };
   expect(exported.format).toBe('queuekeeper.messages');
   expect(exported.messages.map((m) => m.label).sort()).toEqual(['order-1', 'order-3']);
-  expect(exported.messages.find((m) => m.label === 'order-1')?.bodyBase64).toBe(Buffer.from([0, 1, 2, 251]).toString('base64'));
+  expect(exported.messages.find((m) => m.label === 'order-1')?.bodyBase64).toBe(
+    Buffer.from([0, 1, 2, 251]).toString('base64'),
+  );
 
   // Move them to the archive queue.
   await action(page, 'moveMessages').click();
@@ -29,7 +38,10 @@ test('moves, exports, imports and deletes selected messages', async ({ consolePa
   await move.getByLabel('Destination queue').selectOption('.\\private$\\archive');
   await move.getByRole('button', { name: 'Move' }).click();
   await expect(page.locator('.result-facts')).toContainText('2 messages');
-  expect((await service.call('browse', { path: '.\\private$\\archive' })).messages.map((m) => m.label).sort()).toEqual(['order-1', 'order-3']);
+  expect((await service.call('browse', { path: '.\\private$\\archive' })).messages.map((m) => m.label).sort()).toEqual([
+    'order-1',
+    'order-3',
+  ]);
 
   // Import the export back into orders as new messages; binary bodies survive byte for byte.
   await action(page, 'import').click();
@@ -40,7 +52,9 @@ test('moves, exports, imports and deletes selected messages', async ({ consolePa
   await expect(page.locator('.status-bar .job').last()).toContainText('Imported 2 messages');
   await expect(page.locator('.result-facts')).toContainText('4 messages');
   const orders = await service.call('browse', { path: '.\\private$\\orders', includeBody: true });
-  expect(orders.messages.find((m) => m.label === 'order-3')?.bodyBase64).toBe(Buffer.from([0, 1, 2, 253]).toString('base64'));
+  expect(orders.messages.find((m) => m.label === 'order-3')?.bodyBase64).toBe(
+    Buffer.from([0, 1, 2, 253]).toString('base64'),
+  );
 
   // Del deletes the selection after confirming the count.
   await row('order-2').click();
@@ -52,9 +66,16 @@ test('moves, exports, imports and deletes selected messages', async ({ consolePa
   await expect(row('order-2')).toHaveCount(0);
 });
 
-test('queue properties: label and quota change, transactional stays read-only', async ({ consolePage: page, service }) => {
+test('queue properties: label and quota change, transactional stays read-only', async ({
+  consolePage: page,
+  service,
+}) => {
   await service.call('queueCreate', { path: '.\\private$\\billing', transactional: true, journal: true });
-  await service.call('send', { path: '.\\private$\\billing', message: { label: 'invoice', body: 'x'.repeat(600) }, transactional: true });
+  await service.call('send', {
+    path: '.\\private$\\billing',
+    message: { label: 'invoice', body: 'x'.repeat(600) },
+    transactional: true,
+  });
   await expandPath(page, ['Private Queues']);
   await treeItem(page, 'billing').click();
   await action(page, 'queueProperties').click();
@@ -64,7 +85,10 @@ test('queue properties: label and quota change, transactional stays read-only', 
   await props.getByLabel('Label').fill('Invoices to post');
   await props.getByLabel('Limit message storage to (KB)').fill('64');
   await props.getByRole('button', { name: 'Apply' }).click();
-  await expect(props.locator('.field').filter({ hasText: 'Messages' }).getByRole('progressbar')).toHaveAttribute('aria-valuetext', /of 64 KB/);
+  await expect(props.locator('.field').filter({ hasText: 'Messages' }).getByRole('progressbar')).toHaveAttribute(
+    'aria-valuetext',
+    /of 64 KB/,
+  );
   await saveScreenshot(page, 'queue-properties');
   await props.getByRole('tab', { name: 'Journal' }).click();
   await expect(props.getByLabel(/Enabled \(keep a copy/)).toBeChecked();
@@ -72,7 +96,9 @@ test('queue properties: label and quota change, transactional stays read-only', 
   const queue = await service.call('queueShow', { path: '.\\private$\\billing' });
   expect(queue).toMatchObject({ label: 'Invoices to post', quotaKB: 64, transactional: true });
   await treeItem(page, 'Private Queues').click();
-  await expect(page.getByRole('grid', { name: 'Private Queues' }).getByRole('row').filter({ hasText: 'Invoices to post' })).toBeVisible();
+  await expect(
+    page.getByRole('grid', { name: 'Private Queues' }).getByRole('row').filter({ hasText: 'Invoices to post' }),
+  ).toBeVisible();
 });
 
 test('send test message dialog offers every send property', async ({ consolePage: page, service }) => {
@@ -95,7 +121,15 @@ test('send test message dialog offers every send property', async ({ consolePage
   await send.getByRole('button', { name: 'Send', exact: true }).click();
   await expect(send).toBeHidden();
   const [m] = (await service.call('browse', { path: '.\\private$\\orders' })).messages;
-  expect(m).toMatchObject({ label: 'full', delivery: 'recoverable', acknowledge: 5, adminQueue: '.\\private$\\admin', journal: 3, timeToReachQueue: 600, appSpecific: 42 });
+  expect(m).toMatchObject({
+    label: 'full',
+    delivery: 'recoverable',
+    acknowledge: 5,
+    adminQueue: '.\\private$\\admin',
+    journal: 3,
+    timeToReachQueue: 600,
+    appSpecific: 42,
+  });
   // ACK_REACH_QUEUE arrived in the admin queue.
   await expect(treeItem(page, 'admin').locator('.tree-count')).toHaveText('1');
 });

@@ -1,12 +1,19 @@
 import { action, expandPath, expect, messageGrid, saveScreenshot, test, treeItem } from './support/fixtures.js';
 
-test('resends dead letters to their original destination and reports those that fail again', async ({ consolePage: page, service }) => {
+test('resends dead letters to their original destination and reports those that fail again', async ({
+  consolePage: page,
+  service,
+}) => {
   // Queues too small for the messages: with the dead-letter flag, each send is dead-lettered as
   // NACK_Q_EXCEED_QUOTA (0x8003) — for two destinations.
   await service.call('queueCreate', { path: '.\\private$\\orders', quotaKB: 1 });
   await service.call('queueCreate', { path: '.\\private$\\billing', quotaKB: 1 });
   const big = 'x'.repeat(3_000);
-  for (let i = 1; i <= 4; i += 1) await service.call('send', { path: '.\\private$\\orders', message: { label: `order-${i}`, body: big, journal: 1 } });
+  for (let i = 1; i <= 4; i += 1)
+    await service.call('send', {
+      path: '.\\private$\\orders',
+      message: { label: `order-${i}`, body: big, journal: 1 },
+    });
   await service.call('send', { path: '.\\private$\\billing', message: { label: 'invoice-1', body: big, journal: 1 } });
   await expandPath(page, ['System Queues']);
   await treeItem(page, 'Dead-letter messages').click();
@@ -33,7 +40,11 @@ test('resends dead letters to their original destination and reports those that 
 
 test('resends only the selected dead letters', async ({ consolePage: page, service }) => {
   await service.call('queueCreate', { path: '.\\private$\\orders', quotaKB: 1 });
-  for (let i = 1; i <= 3; i += 1) await service.call('send', { path: '.\\private$\\orders', message: { label: `order-${i}`, body: 'x'.repeat(3_000), journal: 1 } });
+  for (let i = 1; i <= 3; i += 1)
+    await service.call('send', {
+      path: '.\\private$\\orders',
+      message: { label: `order-${i}`, body: 'x'.repeat(3_000), journal: 1 },
+    });
   await service.call('queueSet', { path: '.\\private$\\orders', quotaKB: null });
   await expandPath(page, ['System Queues']);
   await treeItem(page, 'Dead-letter messages').click();

@@ -1,9 +1,16 @@
 import { expandPath, expect, messageGrid, saveScreenshot, test, treeItem } from './support/fixtures.js';
 
-test('Ctrl+F filters by label, body and class on the service; sorting by a column asks the service', async ({ consolePage: page, service }) => {
+test('Ctrl+F filters by label, body and class on the service; sorting by a column asks the service', async ({
+  consolePage: page,
+  service,
+}) => {
   await service.call('queueCreate', { path: '.\\private$\\orders' });
   await service.call('queueCreate', { path: '.\\private$\\admin' });
-  await service.fill('.\\private$\\orders', 30, (i) => ({ label: i % 3 === 0 ? `invoice-${i}` : `order-${i}`, body: i === 7 ? 'needle in the body' : `body ${i}`, priority: i % 8 }));
+  await service.fill('.\\private$\\orders', 30, (i) => ({
+    label: i % 3 === 0 ? `invoice-${i}` : `order-${i}`,
+    body: i === 7 ? 'needle in the body' : `body ${i}`,
+    priority: i % 8,
+  }));
   await expandPath(page, ['Private Queues', 'orders']);
   await page.getByRole('treeitem', { level: 5 }).filter({ hasText: 'Queue messages' }).click();
   await expect(page.locator('.result-facts')).toContainText('30 messages');
@@ -32,7 +39,10 @@ test('Ctrl+F filters by label, body and class on the service; sorting by a colum
   await expect(messageGrid(page).locator('[aria-rowindex="2"] [role="gridcell"]').nth(1)).toHaveText('7');
 
   // Class filter: only NACKs.
-  await service.call('send', { path: '.\\private$\\orders', message: { label: 'to purge', acknowledge: 0x0c, adminQueue: '.\\private$\\admin' } });
+  await service.call('send', {
+    path: '.\\private$\\orders',
+    message: { label: 'to purge', acknowledge: 0x0c, adminQueue: '.\\private$\\admin' },
+  });
   await service.call('queuePurge', { path: '.\\private$\\orders' });
   await expect(treeItem(page, 'orders').locator('.tree-count')).toHaveText('0');
   await expandPath(page, ['admin']);
@@ -50,7 +60,9 @@ test('the console follows a dark system theme', async ({ consolePage: page, serv
   await expandPath(page, ['Private Queues', 'orders']);
   await page.getByRole('treeitem', { level: 5 }).filter({ hasText: 'Queue messages' }).click();
   await expect(messageGrid(page).getByRole('row').filter({ hasText: 'order-12' })).toBeVisible();
-  const background = await page.evaluate(() => getComputedStyle(document.querySelector('.tree-pane') as Element).backgroundColor);
+  const background = await page.evaluate(
+    () => getComputedStyle(document.querySelector('.tree-pane') as Element).backgroundColor,
+  );
   expect(background).toBe('rgb(43, 43, 43)');
   await saveScreenshot(page, 'dark-theme');
 });

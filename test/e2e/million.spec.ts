@@ -5,7 +5,11 @@ const COUNT = 1_000_000;
 test('opens a 1,000,000-message queue and scrolls to the end', async ({ consolePage: page, service }) => {
   test.setTimeout(400_000);
   await service.call('queueCreate', { path: '.\\private$\\million' });
-  await service.fill('.\\private$\\million', COUNT, (i) => ({ label: `message ${i + 1}`, body: `body ${i + 1}`, priority: 3 }));
+  await service.fill('.\\private$\\million', COUNT, (i) => ({
+    label: `message ${i + 1}`,
+    body: `body ${i + 1}`,
+    priority: 3,
+  }));
   await expandPath(page, ['Private Queues', 'million']);
   await expect(treeItem(page, 'million').locator('.tree-count')).toHaveText('1,000,000');
 
@@ -13,7 +17,12 @@ test('opens a 1,000,000-message queue and scrolls to the end', async ({ consoleP
   await treeItem(page, 'Queue messages').click();
   const grid = messageGrid(page);
   await expect(grid.getByRole('row', { name: /message 1\b/ }).first()).toBeVisible();
-  test.info().annotations.push({ type: 'first rows painted (ms, incl. test overhead)', description: String(Date.now() - started) });
+  test
+    .info()
+    .annotations.push({
+      type: 'first rows painted (ms, incl. test overhead)',
+      description: String(Date.now() - started),
+    });
   await expect(page.locator('.result-facts')).toContainText('1,000,000 messages');
   await expect(grid).toHaveAttribute('aria-rowcount', String(COUNT + 1));
   // Only a window of rows exists in the DOM.

@@ -1,10 +1,16 @@
 import { action, expandPath, expect, messageGrid, saveScreenshot, test, treeItem } from './support/fixtures.js';
 
-test('purges with a confirmation that states the count, and NACK_Q_PURGED arrives', async ({ consolePage: page, service }) => {
+test('purges with a confirmation that states the count, and NACK_Q_PURGED arrives', async ({
+  consolePage: page,
+  service,
+}) => {
   await service.call('queueCreate', { path: '.\\private$\\orders' });
   await service.call('queueCreate', { path: '.\\private$\\admin' });
   for (let i = 1; i <= 3; i += 1) {
-    await service.call('send', { path: '.\\private$\\orders', message: { label: `order-${i}`, acknowledge: 0x0c, adminQueue: '.\\private$\\admin' } });
+    await service.call('send', {
+      path: '.\\private$\\orders',
+      message: { label: `order-${i}`, acknowledge: 0x0c, adminQueue: '.\\private$\\admin' },
+    });
   }
   await expandPath(page, ['Private Queues', 'orders']);
   await treeItem(page, 'Queue messages').click();

@@ -1,6 +1,9 @@
 import { action, expandPath, expect, messageGrid, saveScreenshot, test, treeItem } from './support/fixtures.js';
 
-test('creates a queue, sends a test message that arrives live, and shows its properties and body', async ({ consolePage: page, service }) => {
+test('creates a queue, sends a test message that arrives live, and shows its properties and body', async ({
+  consolePage: page,
+  service,
+}) => {
   // Create a private queue through the New private queue dialog.
   await treeItem(page, 'Private Queues').click();
   await action(page, 'newPrivateQueue').click();
@@ -33,7 +36,10 @@ test('creates a queue, sends a test message that arrives live, and shows its pro
   await expect(page.locator('.result-facts')).toContainText('1 message');
 
   // A message sent by someone else (the CLI, an application) arrives live too.
-  await service.call('send', { path: '.\\private$\\orders', message: { label: 'from-an-app', body: '<order id="18"><line sku="B-2"/></order>' } });
+  await service.call('send', {
+    path: '.\\private$\\orders',
+    message: { label: 'from-an-app', body: '<order id="18"><line sku="B-2"/></order>' },
+  });
   await expect(messageGrid(page).getByRole('row').filter({ hasText: 'from-an-app' })).toBeVisible();
   await expect(treeItem(page, 'orders').locator('.tree-count')).toHaveText('2');
   await saveScreenshot(page, 'queue-messages');

@@ -1,6 +1,9 @@
 import { expect, saveScreenshot, test, treeItem } from './support/fixtures.js';
 
-test('changes RemoveDuplicateSize, shows restart required, restarts and sees it applied', async ({ consolePage: page, service }) => {
+test('changes RemoveDuplicateSize, shows restart required, restarts and sees it applied', async ({
+  consolePage: page,
+  service,
+}) => {
   await treeItem(page, 'Message Queuing').click();
   await page.locator('.actions-pane [data-action="computerProperties"]').click();
   const props = page.getByRole('dialog', { name: /Message Queuing Properties/ });
@@ -10,7 +13,9 @@ test('changes RemoveDuplicateSize, shows restart required, restarts and sees it 
   await expect(props).toContainText('Default 10,000 entries');
   await size.fill('500');
   await props.getByRole('button', { name: 'Apply' }).click();
-  await expect(props.locator('[data-setting="RemoveDuplicateSize"] .pending-badge')).toContainText('Restart required (now 10,000)');
+  await expect(props.locator('[data-setting="RemoveDuplicateSize"] .pending-badge')).toContainText(
+    'Restart required (now 10,000)',
+  );
   await expect(page.locator('.status-bar')).toContainText('1 setting waits for restart');
   expect((await service.call('settingsList', {})).find((s) => s.name === 'RemoveDuplicateSize')?.pending).toBe(500);
   await saveScreenshot(page, 'computer-properties-restart-required');

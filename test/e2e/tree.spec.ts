@@ -24,6 +24,8 @@ test('navigates the tree to each system queue, by mouse and by keyboard', async 
   await expect(treeItem(page, 'System Queues')).toHaveAttribute('aria-expanded', 'true');
 
   await treeItem(page, 'Private Queues').click();
-  await expect(page.getByRole('grid', { name: 'Private Queues' }).getByRole('row').filter({ hasText: 'orders' })).toBeVisible();
+  await expect(
+    page.getByRole('grid', { name: 'Private Queues' }).getByRole('row').filter({ hasText: 'orders' }),
+  ).toBeVisible();
   await saveScreenshot(page, 'private-queues');
 });

@@ -6,7 +6,9 @@ import type { QkErrorBody } from './qk-types.js';
 /** Asserts exit code 0 and returns the stdout JSON. */
 export function ok<T>(result: QkResult<T>): T {
   if (result.exitCode !== 0) {
-    throw new Error(`expected success from\n  ${result.command}\nbut got exit ${result.exitCode}\n  stderr: ${result.stderr.trim()}`);
+    throw new Error(
+      `expected success from\n  ${result.command}\nbut got exit ${result.exitCode}\n  stderr: ${result.stderr.trim()}`,
+    );
   }
   return result.json;
 }

@@ -124,7 +124,18 @@ export class ServiceHarness {
   /** Starts the service process (again) on the same data folder and waits for its ready line. */
   async start(): Promise<QkReady> {
     if (this.child) throw new Error('service already running in this harness');
-    const args = [qkBin, 'service', 'start', '--data', this.dataDir, '--name', this.name, '--listen', '127.0.0.1:0', '--json'];
+    const args = [
+      qkBin,
+      'service',
+      'start',
+      '--data',
+      this.dataDir,
+      '--name',
+      this.name,
+      '--listen',
+      '127.0.0.1:0',
+      '--json',
+    ];
     const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     this.serviceStderr = '';
@@ -135,7 +146,11 @@ export class ServiceHarness {
     const ready = await new Promise<QkReady>((resolve, reject) => {
       let buffer = '';
       const timer = setTimeout(() => {
-        reject(new Error(`service did not print its ready line within ${READY_TIMEOUT_MS} ms; stderr: ${this.serviceStderr}`));
+        reject(
+          new Error(
+            `service did not print its ready line within ${READY_TIMEOUT_MS} ms; stderr: ${this.serviceStderr}`,
+          ),
+        );
       }, READY_TIMEOUT_MS);
       child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
         buffer += chunk;
@@ -176,7 +191,9 @@ export class ServiceHarness {
     this.stats.calls += 1;
     this.stats.totalMs += raw.elapsedMs;
     if (process.env['QK_HARNESS_TRACE']) {
-      process.stderr.write(`[qk ${new Date().toISOString()} ${raw.elapsedMs}ms exit ${raw.exitCode}] ${args.join(' ').slice(0, 120)}\n`);
+      process.stderr.write(
+        `[qk ${new Date().toISOString()} ${raw.elapsedMs}ms exit ${raw.exitCode}] ${args.join(' ').slice(0, 120)}\n`,
+      );
     }
     const json = (raw.exitCode === 0 ? parseJson(raw.stdout) : parseJson(raw.stderr)) as T;
     return { ...raw, json, command: `qk ${full.map(quote).join(' ')}` };
@@ -196,7 +213,9 @@ export class ServiceHarness {
     const code = await Promise.race([exited, delay(STOP_TIMEOUT_MS).then(() => 'timeout' as const)]);
     if (code === 'timeout') {
       await this.kill9();
-      throw new Error(`service did not exit within ${STOP_TIMEOUT_MS} ms after 'qk service stop' (${result.exitCode}: ${result.stderr})`);
+      throw new Error(
+        `service did not exit within ${STOP_TIMEOUT_MS} ms after 'qk service stop' (${result.exitCode}: ${result.stderr})`,
+      );
     }
     this.child = null;
   }
@@ -219,7 +238,9 @@ export class ServiceHarness {
   /** Stops the service (gracefully, else by force) and deletes the data folder. */
   async dispose(): Promise<void> {
     if (process.env['QK_HARNESS_STATS']) {
-      process.stderr.write(`[harness ${this.name}] ${this.stats.calls} qk calls, ${Math.round(this.stats.totalMs / Math.max(1, this.stats.calls))} ms each on average\n`);
+      process.stderr.write(
+        `[harness ${this.name}] ${this.stats.calls} qk calls, ${Math.round(this.stats.totalMs / Math.max(1, this.stats.calls))} ms each on average\n`,
+      );
     }
     try {
       if (this.child) await this.stop();

@@ -66,7 +66,9 @@ export function playwrightJsonCounts(report) {
 export function playwrightTextCounts(text) {
   const totals = { passed: 0, failed: 0, skipped: 0, found: false };
   for (const raw of text.split('\n')) {
-    const m = /^\s*(\d+) (passed|failed|flaky|skipped|did not run|interrupted)(\s+\(.*\))?\s*$/.exec(raw.replace(ANSI, ''));
+    const m = /^\s*(\d+) (passed|failed|flaky|skipped|did not run|interrupted)(\s+\(.*\))?\s*$/.exec(
+      raw.replace(ANSI, ''),
+    );
     if (!m) continue;
     totals.found = true;
     const n = Number(m[1]);
@@ -100,7 +102,9 @@ function main() {
   const skipped = vitest.skipped + playwright.skipped;
   if (exitCode !== 0 && failed === 0) {
     failed = 1;
-    process.stdout.write(`npm test exited with ${exitCode} before any test failed (typecheck, build or a crash): counted as 1 failure.\n`);
+    process.stdout.write(
+      `npm test exited with ${exitCode} before any test failed (typecheck, build or a crash): counted as 1 failure.\n`,
+    );
   }
   process.stdout.write(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`);
 }

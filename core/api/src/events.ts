@@ -30,8 +30,19 @@ export const eventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('queueDeleted'), path: z.string() }),
   z.object({ type: z.literal('queueChanged'), ...counts }),
   z.object({ type: z.literal('queuePurged'), path: z.string(), purged: z.number().int() }),
-  z.object({ type: z.literal('messageArrived'), path: z.string(), lookupId: z.number().int(), id: z.string(), classCode: z.number().int() }),
-  z.object({ type: z.literal('messageRemoved'), path: z.string(), lookupId: z.number().int(), reason: z.enum(messageRemovalReasons) }),
+  z.object({
+    type: z.literal('messageArrived'),
+    path: z.string(),
+    lookupId: z.number().int(),
+    id: z.string(),
+    classCode: z.number().int(),
+  }),
+  z.object({
+    type: z.literal('messageRemoved'),
+    path: z.string(),
+    lookupId: z.number().int(),
+    reason: z.enum(messageRemovalReasons),
+  }),
   z.object({ type: z.literal('settingChanged'), name: z.string(), value: z.number(), pending: z.number().nullable() }),
   z.object({ type: z.literal('serviceRestarted') }),
 ]);

@@ -57,12 +57,23 @@ export const operations = {
     input: empty,
     output: serviceStatusSchema,
     admin: true,
-    summary: 'Restarts the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties.',
+    summary:
+      'Restarts the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties.',
   }),
   serviceStop: op({ input: empty, output: empty, admin: true, summary: 'Stops the service.' }),
 
-  queueList: op({ input: empty, output: z.array(queueInfoSchema), admin: false, summary: 'All queues, system queues included.' }),
-  queueShow: op({ input: z.object({ path }), output: queueInfoSchema, admin: false, summary: 'One queue (or a journal).' }),
+  queueList: op({
+    input: empty,
+    output: z.array(queueInfoSchema),
+    admin: false,
+    summary: 'All queues, system queues included.',
+  }),
+  queueShow: op({
+    input: z.object({ path }),
+    output: queueInfoSchema,
+    admin: false,
+    summary: 'One queue (or a journal).',
+  }),
   queueCreate: op({
     input: z.object({ path, transactional: z.boolean().optional(), ...queueProperties }),
     output: queueInfoSchema,
@@ -75,7 +86,12 @@ export const operations = {
     admin: true,
     summary: 'Changes queue properties; the transactional type never changes (PROPERTY_NOTALLOWED).',
   }),
-  queueDelete: op({ input: z.object({ path }), output: empty, admin: true, summary: 'Deletes a queue and its messages (R-Q1).' }),
+  queueDelete: op({
+    input: z.object({ path }),
+    output: empty,
+    admin: true,
+    summary: 'Deletes a queue and its messages (R-Q1).',
+  }),
   queuePurge: op({
     input: z.object({ path }),
     output: z.object({ purged: z.number().int() }),
@@ -84,7 +100,12 @@ export const operations = {
   }),
 
   send: op({
-    input: z.object({ path, message: sendPropertiesSchema, transaction: transaction.optional(), transactional: z.boolean().optional() }),
+    input: z.object({
+      path,
+      message: sendPropertiesSchema,
+      transaction: transaction.optional(),
+      transactional: z.boolean().optional(),
+    }),
     output: z.object({ id: z.string() }),
     admin: false,
     summary: 'Sends one message. `transactional` alone is a single-message transaction.',
@@ -102,13 +123,24 @@ export const operations = {
     summary: 'Sends many messages in one call; all are accepted or none is.',
   }),
   receive: op({
-    input: z.object({ path, timeoutMs: timeoutMs.optional(), transaction: transaction.optional(), transactional: z.boolean().optional(), lookupId: lookupId.optional() }),
+    input: z.object({
+      path,
+      timeoutMs: timeoutMs.optional(),
+      transaction: transaction.optional(),
+      transactional: z.boolean().optional(),
+      lookupId: lookupId.optional(),
+    }),
     output: messageInfoSchema,
     admin: false,
     summary: 'Removes and returns the first message (or the one with lookupId); IO_TIMEOUT when none arrives in time.',
   }),
   receiveBatch: op({
-    input: z.object({ path, max: z.number().int().min(1).max(10_000), timeoutMs: timeoutMs.optional(), transaction: transaction.optional() }),
+    input: z.object({
+      path,
+      max: z.number().int().min(1).max(10_000),
+      timeoutMs: timeoutMs.optional(),
+      transaction: transaction.optional(),
+    }),
     output: z.object({ messages: z.array(messageInfoSchema) }),
     admin: false,
     summary: 'Removes up to `max` messages; waits only while the queue is empty.',
@@ -132,8 +164,18 @@ export const operations = {
     admin: false,
     summary: 'A page of a queue, retained messages included, nothing removed.',
   }),
-  messageGet: op({ input: z.object({ path, lookupId }), output: messageInfoSchema, admin: false, summary: 'One message with its body.' }),
-  messageDelete: op({ input: z.object({ path, lookupId }), output: empty, admin: true, summary: 'Deletes one message.' }),
+  messageGet: op({
+    input: z.object({ path, lookupId }),
+    output: messageInfoSchema,
+    admin: false,
+    summary: 'One message with its body.',
+  }),
+  messageDelete: op({
+    input: z.object({ path, lookupId }),
+    output: empty,
+    admin: true,
+    summary: 'Deletes one message.',
+  }),
   messagesDelete: op({
     input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(10_000) }),
     output: z.object({ deleted: z.number().int() }),
@@ -142,7 +184,10 @@ export const operations = {
   }),
   messagesMove: op({
     input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(10_000), target: path }),
-    output: z.object({ moved: z.number().int(), failed: z.array(z.object({ lookupId, code: z.string(), message: z.string() })) }),
+    output: z.object({
+      moved: z.number().int(),
+      failed: z.array(z.object({ lookupId, code: z.string(), message: z.string() })),
+    }),
     admin: true,
     summary: 'Moves messages to another local queue through its arrival path.',
   }),
@@ -171,9 +216,24 @@ export const operations = {
     summary: "Ends a conversation: its retained messages go (Service Broker's END CONVERSATION).",
   }),
 
-  transactionBegin: op({ input: empty, output: z.object({ transaction }), admin: false, summary: 'Begins a local transaction.' }),
-  transactionCommit: op({ input: z.object({ transaction }), output: empty, admin: false, summary: 'Commits a local transaction.' }),
-  transactionAbort: op({ input: z.object({ transaction }), output: empty, admin: false, summary: 'Aborts a local transaction; received messages go back.' }),
+  transactionBegin: op({
+    input: empty,
+    output: z.object({ transaction }),
+    admin: false,
+    summary: 'Begins a local transaction.',
+  }),
+  transactionCommit: op({
+    input: z.object({ transaction }),
+    output: empty,
+    admin: false,
+    summary: 'Commits a local transaction.',
+  }),
+  transactionAbort: op({
+    input: z.object({ transaction }),
+    output: empty,
+    admin: false,
+    summary: 'Aborts a local transaction; received messages go back.',
+  }),
 
   settingsList: op({ input: empty, output: z.array(settingInfoSchema), admin: false, summary: 'Every setting.' }),
   settingsSet: op({

@@ -1,12 +1,6 @@
 /** zod schemas of the shapes that cross a process boundary; each is checked against its model type. */
 import { z } from 'zod';
-import {
-  errorCodes,
-  type MessageInfo,
-  type QueueInfo,
-  type ServiceStatus,
-  type SettingInfo,
-} from '@qk/model';
+import { errorCodes, type MessageInfo, type QueueInfo, type ServiceStatus, type SettingInfo } from '@qk/model';
 
 const isoTime = z.string();
 
@@ -78,7 +72,11 @@ export const serviceStatusSchema = z.object({
   bytes: z.number().int(),
   journalBytes: z.number().int(),
   settingsPendingRestart: z.array(z.string()),
-  duplicateCache: z.object({ entries: z.number().int(), capacity: z.number().int(), duplicatesRemoved: z.number().int() }),
+  duplicateCache: z.object({
+    entries: z.number().int(),
+    capacity: z.number().int(),
+    duplicatesRemoved: z.number().int(),
+  }),
   machineQuotaUsedKB: z.number(),
   machineJournalQuotaUsedKB: z.number(),
   startedTime: isoTime,

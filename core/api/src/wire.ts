@@ -10,7 +10,13 @@ export const SERVICE_FILE = 'service.json';
 export const TOKEN_FILE = 'token';
 
 /** Contents of `service.json` in the data folder. */
-export const serviceFileSchema = z.object({ url: z.string(), pid: z.number().int(), name: z.string(), id: z.string(), startedTime: z.string() });
+export const serviceFileSchema = z.object({
+  url: z.string(),
+  pid: z.number().int(),
+  name: z.string(),
+  id: z.string(),
+  startedTime: z.string(),
+});
 export type ServiceFile = z.infer<typeof serviceFileSchema>;
 
 /** Client → service frames on the WebSocket. */

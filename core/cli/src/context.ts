@@ -43,7 +43,10 @@ export class CommandContext {
 }
 
 /** Wraps an action so it runs with a context that is disposed afterwards. */
-export function action(io: CliIo, run: (ctx: CommandContext, args: string[]) => Promise<void>): (...args: unknown[]) => Promise<void> {
+export function action(
+  io: CliIo,
+  run: (ctx: CommandContext, args: string[]) => Promise<void>,
+): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
     const positional = args.slice(0, -2).filter((a): a is string => typeof a === 'string');

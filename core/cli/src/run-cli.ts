@@ -14,7 +14,11 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
   // --json must shape errors found while parsing too, so look for it before commander does.
   const json = argv.includes('--json');
   const fail = (exitCode: number, doc: ErrorDocument): number => {
-    io.stderr(json ? `${JSON.stringify(doc)}\n` : `qk: ${doc.error.code === 'INVALID_PARAMETER' && exitCode === ExitCode.USAGE ? '' : `${doc.error.code}: `}${doc.error.message}\n`);
+    io.stderr(
+      json
+        ? `${JSON.stringify(doc)}\n`
+        : `qk: ${doc.error.code === 'INVALID_PARAMETER' && exitCode === ExitCode.USAGE ? '' : `${doc.error.code}: `}${doc.error.message}\n`,
+    );
     return exitCode;
   };
   const program = buildProgram(io, { json });
@@ -29,12 +33,15 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.OK;
       // A command group without its subcommand: commander printed its help already.
-      if (error.code === 'commander.help') return json ? fail(ExitCode.USAGE, usage('a subcommand is missing (see qk --help)')) : ExitCode.USAGE;
+      if (error.code === 'commander.help')
+        return json ? fail(ExitCode.USAGE, usage('a subcommand is missing (see qk --help)')) : ExitCode.USAGE;
       return fail(ExitCode.USAGE, usage(error.message.replace(/^error: /, '')));
     }
     if (error instanceof UsageError) return fail(ExitCode.USAGE, usage(error.message));
     if (isQkError(error)) {
-      return fail(error.code === 'IO_TIMEOUT' ? ExitCode.TIMEOUT : ExitCode.FAILED, { error: { code: error.code, message: error.message } });
+      return fail(error.code === 'IO_TIMEOUT' ? ExitCode.TIMEOUT : ExitCode.FAILED, {
+        error: { code: error.code, message: error.message },
+      });
     }
     const message = error instanceof Error ? error.message : String(error);
     return fail(ExitCode.FAILED, { error: { code: 'INTERNAL', message: `Internal error: ${message}` } });

@@ -15,7 +15,10 @@ export function addSendOptions(command: Command): Command {
     .option('--express', 'express delivery: kept in memory, lost on restart (the default, as in MSMQ)')
     .option('--recoverable', 'recoverable delivery: stored on disk before the send returns')
     .option('--journal <level>', 'none|deadletter|journal|both or the MSMQ number 0-3')
-    .option('--ack <level>', 'none|pos-arrival|pos-receive|nack-reach-queue|full-reach-queue|neg-receive|nack-receive|full-receive or 0-15')
+    .option(
+      '--ack <level>',
+      'none|pos-arrival|pos-receive|nack-reach-queue|full-reach-queue|neg-receive|nack-receive|full-receive or 0-15',
+    )
     .option('--admin-queue <path>', 'administration queue for acknowledgments')
     .option('--response-queue <path>', 'response queue')
     .option('--ttrq <seconds>', 'time-to-reach-queue in seconds (default: LongLiveTime)')
@@ -28,7 +31,8 @@ export function addSendOptions(command: Command): Command {
 
 /** SendProperties from parsed options; throws UsageError for values that are not what the option takes. */
 export function sendPropertiesFrom(o: Record<string, unknown>): SendProperties {
-  if (o['body'] !== undefined && o['bodyFile'] !== undefined) throw new UsageError('give --body or --body-file, not both.');
+  if (o['body'] !== undefined && o['bodyFile'] !== undefined)
+    throw new UsageError('give --body or --body-file, not both.');
   if (o['express'] && o['recoverable']) throw new UsageError('give --express or --recoverable, not both.');
   const props: SendProperties = {};
   if (o['body'] !== undefined) props.body = String(o['body']);
@@ -55,6 +59,8 @@ function readBodyFile(file: string): string {
     // Always base64: the bytes reach the queue unchanged whatever their encoding.
     return readFileSync(file).toString('base64');
   } catch (error) {
-    throw new UsageError(`--body-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`);
+    throw new UsageError(
+      `--body-file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}.`,
+    );
   }
 }

@@ -35,14 +35,20 @@ export function resolveTarget(options: GlobalOptions, env: NodeJS.ProcessEnv): T
   const url = serviceFlag ?? (dataFlag ? undefined : nonEmpty(env['QK_SERVICE']));
   if (url !== undefined) {
     const token = nonEmpty(options.token) ?? nonEmpty(env['QK_TOKEN']);
-    if (!token) throw new UsageError('--service needs --token TOKEN (or QK_TOKEN); the token is in the data folder of that service, file "token".');
+    if (!token)
+      throw new UsageError(
+        '--service needs --token TOKEN (or QK_TOKEN); the token is in the data folder of that service, file "token".',
+      );
     return { kind: 'service', url, token };
   }
-  if (nonEmpty(options.token)) throw new UsageError('--token goes with --service URL; with --data the token is read from the data folder.');
+  if (nonEmpty(options.token))
+    throw new UsageError('--token goes with --service URL; with --data the token is read from the data folder.');
   return { kind: 'data', dataDir: dataDirOf(options, env) };
 }
 
 /** Connects to the target over HTTP (one request per call suits a one-shot command). */
 export function connect(target: Target): Promise<QkClient> {
-  return target.kind === 'data' ? QkClient.fromDataDir(target.dataDir) : QkClient.connect({ url: target.url, token: target.token });
+  return target.kind === 'data'
+    ? QkClient.fromDataDir(target.dataDir)
+    : QkClient.connect({ url: target.url, token: target.token });
 }

@@ -7,7 +7,11 @@ import { normalizeUrl, type Transport } from './transport.js';
 import type { WebSocketTransport } from './websocket-transport.js';
 
 /** Loaded on first use (with ws and the frame schemas): a one-shot HTTP caller never pays for it. */
-async function openWebSocket(url: string, token: string, unreachableHint: string | undefined): Promise<WebSocketTransport> {
+async function openWebSocket(
+  url: string,
+  token: string,
+  unreachableHint: string | undefined,
+): Promise<WebSocketTransport> {
   const { WebSocketTransport: Transport } = await import('./websocket-transport.js');
   return Transport.open(url, token, { unreachableHint });
 }
@@ -44,7 +48,13 @@ export class QkClient {
   #events: Promise<WebSocketTransport> | undefined;
   #closed = false;
 
-  private constructor(url: string, token: string, transport: Transport, events: WebSocketTransport | undefined, unreachableHint: string | undefined) {
+  private constructor(
+    url: string,
+    token: string,
+    transport: Transport,
+    events: WebSocketTransport | undefined,
+    unreachableHint: string | undefined,
+  ) {
     this.url = url;
     this.#token = token;
     this.#transport = transport;
@@ -72,13 +82,25 @@ export class QkClient {
    * Connects to the service running on a data folder, through the service.json and token it writes there.
    * SERVICE_NOT_AVAILABLE "No service is running on DIR …" when there is none or it does not answer.
    */
-  static async fromDataDir(dataDir: string, options: { transport?: ConnectOptions['transport'] } = {}): Promise<QkClient> {
+  static async fromDataDir(
+    dataDir: string,
+    options: { transport?: ConnectOptions['transport'] } = {},
+  ): Promise<QkClient> {
     const endpoint = readServiceEndpoint(dataDir);
-    return QkClient.connect({ url: endpoint.url, token: endpoint.token, transport: options.transport, unreachableHint: endpoint.unreachableHint });
+    return QkClient.connect({
+      url: endpoint.url,
+      token: endpoint.token,
+      transport: options.transport,
+      unreachableHint: endpoint.unreachableHint,
+    });
   }
 
   /** Calls one operation by name (what the generated methods do), with per-call options. */
-  call<N extends OperationName>(op: N, input: OperationInput<N>, options: CallOptions = {}): Promise<OperationOutput<N>> {
+  call<N extends OperationName>(
+    op: N,
+    input: OperationInput<N>,
+    options: CallOptions = {},
+  ): Promise<OperationOutput<N>> {
     return this.#transport.call(op, input, options.signal) as Promise<OperationOutput<N>>;
   }
 

@@ -27,7 +27,10 @@ function isAlive(pid: number): boolean {
 export function readServiceEndpoint(dataDir: string): ServiceEndpoint {
   const dir = resolve(dataDir);
   const notRunning = (why: string): QkError =>
-    new QkError('SERVICE_NOT_AVAILABLE', `No service is running on ${dir} (${why}); start one with: qk service start --data ${dir}`);
+    new QkError(
+      'SERVICE_NOT_AVAILABLE',
+      `No service is running on ${dir} (${why}); start one with: qk service start --data ${dir}`,
+    );
   let service: ServiceFile;
   try {
     const parsed: unknown = JSON.parse(readFileSync(join(dir, SERVICE_FILE), 'utf8'));
@@ -43,8 +46,14 @@ export function readServiceEndpoint(dataDir: string): ServiceEndpoint {
     token = readFileSync(join(dir, TOKEN_FILE), 'utf8').trim();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EACCES') throw new QkError('ACCESS_DENIED', `Cannot read ${join(dir, TOKEN_FILE)}: only the service's user may.`);
+    if (code === 'EACCES')
+      throw new QkError('ACCESS_DENIED', `Cannot read ${join(dir, TOKEN_FILE)}: only the service's user may.`);
     throw notRunning(`no ${TOKEN_FILE}`);
   }
-  return { url: service.url, token, service, unreachableHint: `No service is running on ${dir}: nothing answers at ${service.url}` };
+  return {
+    url: service.url,
+    token,
+    service,
+    unreachableHint: `No service is running on ${dir}: nothing answers at ${service.url}`,
+  };
 }

@@ -17,7 +17,11 @@ export class HttpTransport implements Transport {
   readonly #unreachableHint: string;
   readonly #roundMs: number;
 
-  constructor(url: string, token: string, options: { unreachableHint?: string | undefined; longPollRoundMs?: number | undefined } = {}) {
+  constructor(
+    url: string,
+    token: string,
+    options: { unreachableHint?: string | undefined; longPollRoundMs?: number | undefined } = {},
+  ) {
     this.#url = url;
     this.#token = token;
     this.#unreachableHint = options.unreachableHint ?? `No Queuekeeper service is answering at ${url}`;
@@ -61,7 +65,8 @@ export class HttpTransport implements Transport {
       if (signal?.aborted) throw new QkError('OPERATION_CANCELLED', `The ${op} call was cancelled.`);
       throw unreachable(`${this.#unreachableHint}: HTTP ${response.status} without a Queuekeeper reply`, error);
     }
-    if (!isEnvelope(body)) throw unreachable(`${this.#unreachableHint}: HTTP ${response.status} without a Queuekeeper reply`, undefined);
+    if (!isEnvelope(body))
+      throw unreachable(`${this.#unreachableHint}: HTTP ${response.status} without a Queuekeeper reply`, undefined);
     return unwrap(body);
   }
 

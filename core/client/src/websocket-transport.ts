@@ -31,7 +31,10 @@ export class WebSocketTransport implements Transport {
     this.#closed = new Promise((resolve) => ws.once('close', () => resolve()));
     ws.on('message', (data) => this.#onFrame(data.toString()));
     ws.on('close', (code, reason) => {
-      this.#closedError = new QkError('SERVICE_NOT_AVAILABLE', `The connection to the service closed (${code}${reason.length ? ` ${reason.toString()}` : ''}).`);
+      this.#closedError = new QkError(
+        'SERVICE_NOT_AVAILABLE',
+        `The connection to the service closed (${code}${reason.length ? ` ${reason.toString()}` : ''}).`,
+      );
       for (const pending of this.#pending.values()) pending.reject(this.#closedError);
       this.#pending.clear();
     });
@@ -41,11 +44,19 @@ export class WebSocketTransport implements Transport {
   }
 
   /** Opens the connection; rejects with UNAUTHORIZED for a wrong token, SERVICE_NOT_AVAILABLE when nobody answers. */
-  static async open(url: string, token: string, options: { unreachableHint?: string | undefined } = {}): Promise<WebSocketTransport> {
+  static async open(
+    url: string,
+    token: string,
+    options: { unreachableHint?: string | undefined } = {},
+  ): Promise<WebSocketTransport> {
     const hint = options.unreachableHint ?? `No Queuekeeper service is answering at ${url}`;
     const { default: WebSocketClass } = await import('ws');
     return new Promise((resolve, reject) => {
-      const ws = new WebSocketClass(websocketUrl(url), { headers: { authorization: `Bearer ${token}` }, perMessageDeflate: false, maxPayload: 64 * 1024 * 1024 });
+      const ws = new WebSocketClass(websocketUrl(url), {
+        headers: { authorization: `Bearer ${token}` },
+        perMessageDeflate: false,
+        maxPayload: 64 * 1024 * 1024,
+      });
       const fail = (error: QkError): void => {
         ws.removeAllListeners();
         ws.on('error', () => undefined);
@@ -59,7 +70,11 @@ export class WebSocketTransport implements Transport {
       ws.once('unexpected-response', (_request, response) => {
         const status = response.statusCode ?? 0;
         response.resume();
-        fail(status === 401 ? new QkError('UNAUTHORIZED', `The service at ${url} refused the token.`) : unreachable(`${hint}: HTTP ${status} instead of a WebSocket`, undefined));
+        fail(
+          status === 401
+            ? new QkError('UNAUTHORIZED', `The service at ${url} refused the token.`)
+            : unreachable(`${hint}: HTTP ${status} instead of a WebSocket`, undefined),
+        );
       });
       ws.once('error', (error) => fail(unreachable(hint, error)));
     });

@@ -2,7 +2,16 @@
  * Acknowledgments (R-A1–R-A7, R-A11) and dead letters (R-D1–R-D6): both are messages the queue manager
  * makes about another message.
  */
-import { Acknowledgment, Delivery, formatMessageId, isNackClass, isReceiveClass, Limits, MessageClass, parseQueueName } from '@qk/model';
+import {
+  Acknowledgment,
+  Delivery,
+  formatMessageId,
+  isNackClass,
+  isReceiveClass,
+  Limits,
+  MessageClass,
+  parseQueueName,
+} from '@qk/model';
 import type { MessageRecord, QueueRecord } from '@qk/store';
 import type { Core } from './core.js';
 import type { Draft } from './drafts.js';
@@ -16,7 +25,9 @@ export function wantsAcknowledgment(level: number, classCode: number): boolean {
   if (classCode === MessageClass.ACK_REACH_QUEUE) return (level & Acknowledgment.POS_ARRIVAL) !== 0;
   if (classCode === MessageClass.ACK_RECEIVE) return (level & Acknowledgment.POS_RECEIVE) !== 0;
   if (!isNackClass(classCode)) return false;
-  return isReceiveClass(classCode) ? (level & Acknowledgment.NEG_RECEIVE) !== 0 : (level & Acknowledgment.NEG_ARRIVAL) !== 0;
+  return isReceiveClass(classCode)
+    ? (level & Acknowledgment.NEG_RECEIVE) !== 0
+    : (level & Acknowledgment.NEG_ARRIVAL) !== 0;
 }
 
 /** Where an administration or response queue name leads: a local queue, an outgoing queue, or nowhere. */
@@ -86,7 +97,9 @@ export function deadLetter(core: Core, original: Original, failureClass: number)
   }
   if (!copyHasRoom(core, queue, original.size)) return;
   const draft: Draft = 'lookupId' in original ? draftOf(original) : original;
-  place(core, { ...draft, delivery: original.transactional ? Delivery.RECOVERABLE : draft.delivery }, queue, { classCode: failureClass });
+  place(core, { ...draft, delivery: original.transactional ? Delivery.RECOVERABLE : draft.delivery }, queue, {
+    classCode: failureClass,
+  });
 }
 
 /** A failed delivery: the negative acknowledgment (R-A5 / R-A4) and the dead letter its flags ask for. */

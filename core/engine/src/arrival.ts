@@ -15,8 +15,7 @@ import { place } from './placement.js';
 export type Origin = 'local' | 'network' | 'move';
 
 export type ArrivalOutcome =
-  | { placed: true; message: StoredMessage }
-  | { placed: false; failureClass: number | null; reason: string };
+  { placed: true; message: StoredMessage } | { placed: false; failureClass: number | null; reason: string };
 
 /** When a message in a queue expires: its TTBR in a destination queue; TTRQ or TTBR, the sooner, while it waits to leave (R-X3). */
 export function expiryFor(draft: Draft, queue: QueueRecord): number | null {
@@ -35,10 +34,31 @@ export function arrive(core: Core, draft: Draft, queue: QueueRecord, origin: Ori
   }
   if (queue.kind !== 'outgoing') {
     // R-M1: the send succeeded, the message is not delivered.
-    if (draft.transactional && !queue.transactional) return refuse(core, draft, origin, MessageClass.NACK_NOT_TRANSACTIONAL_Q, 'a transactional message cannot enter a nontransactional queue');
-    if (!draft.transactional && queue.transactional) return refuse(core, draft, origin, MessageClass.NACK_NOT_TRANSACTIONAL_MSG, 'a nontransactional message cannot enter a transactional queue');
+    if (draft.transactional && !queue.transactional)
+      return refuse(
+        core,
+        draft,
+        origin,
+        MessageClass.NACK_NOT_TRANSACTIONAL_Q,
+        'a transactional message cannot enter a nontransactional queue',
+      );
+    if (!draft.transactional && queue.transactional)
+      return refuse(
+        core,
+        draft,
+        origin,
+        MessageClass.NACK_NOT_TRANSACTIONAL_MSG,
+        'a nontransactional message cannot enter a transactional queue',
+      );
     // R-Q2: a full queue refuses arrivals.
-    if (!queueHasRoom(core, queue, draft.size)) return refuse(core, draft, origin, MessageClass.NACK_Q_EXCEED_QUOTA, `the queue quota (${queue.quotaKB} KB) is full`);
+    if (!queueHasRoom(core, queue, draft.size))
+      return refuse(
+        core,
+        draft,
+        origin,
+        MessageClass.NACK_Q_EXCEED_QUOTA,
+        `the queue quota (${queue.quotaKB} KB) is full`,
+      );
   }
   const message = place(core, draft, queue, { expiresMs: expiryFor(draft, queue) });
   // R-A2: positive arrival when placed in the destination queue (not when merely waiting to leave).

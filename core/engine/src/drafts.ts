@@ -32,7 +32,8 @@ function illegalValue(what: string, value: unknown, range: string): QkError {
 }
 
 function checkUint(what: string, value: number | undefined, max: number): void {
-  if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > max)) throw illegalValue(what, value, `0..${max}`);
+  if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > max))
+    throw illegalValue(what, value, `0..${max}`);
 }
 
 /** Decodes the body of a send: text, or base64 bytes. */
@@ -58,7 +59,14 @@ function checkQueueName(text: string | undefined): string | null {
 
 /** Bytes the message occupies against MaxMessageSize: the body and its properties together. */
 function messageSize(body: Buffer, props: SendProperties, destination: string): number {
-  const strings = [props.label, props.adminQueue, props.responseQueue, props.conversation, props.correlationId, destination];
+  const strings = [
+    props.label,
+    props.adminQueue,
+    props.responseQueue,
+    props.conversation,
+    props.correlationId,
+    destination,
+  ];
   return body.length + strings.reduce((sum, s) => sum + (s ? Buffer.byteLength(s, 'utf8') : 0), 0);
 }
 
@@ -66,10 +74,18 @@ function messageSize(body: Buffer, props: SendProperties, destination: string): 
  * Validates send properties and builds the draft, with a new message ID. `transactional` forces priority 0
  * and recoverable delivery (R-E6).
  */
-export function makeDraft(props: SendProperties, destination: string, transactional: boolean, ctx: DraftContext): Draft {
+export function makeDraft(
+  props: SendProperties,
+  destination: string,
+  transactional: boolean,
+  ctx: DraftContext,
+): Draft {
   const label = props.label ?? '';
   if (label.length > Limits.MAX_MESSAGE_LABEL_LENGTH) {
-    throw new QkError('LABEL_TOO_LONG', `The label has ${label.length} characters; at most ${Limits.MAX_MESSAGE_LABEL_LENGTH} are allowed.`);
+    throw new QkError(
+      'LABEL_TOO_LONG',
+      `The label has ${label.length} characters; at most ${Limits.MAX_MESSAGE_LABEL_LENGTH} are allowed.`,
+    );
   }
   const priority = props.priority ?? Limits.DEFAULT_PRIORITY;
   if (!Number.isInteger(priority) || priority < Limits.MIN_PRIORITY || priority > Limits.MAX_PRIORITY) {
@@ -80,7 +96,10 @@ export function makeDraft(props: SendProperties, destination: string, transactio
   checkUint('Time-to-reach-queue', props.timeToReachQueue, Limits.INFINITE);
   checkUint('Time-to-be-received', props.timeToBeReceived, Limits.INFINITE);
   checkUint('AppSpecific', props.appSpecific, Limits.INFINITE);
-  const correlationId = props.correlationId === undefined || props.correlationId === '' ? null : formatMessageId(parseCorrelationId(props.correlationId));
+  const correlationId =
+    props.correlationId === undefined || props.correlationId === ''
+      ? null
+      : formatMessageId(parseCorrelationId(props.correlationId));
   const adminQueue = checkQueueName(props.adminQueue);
   const responseQueue = checkQueueName(props.responseQueue);
   const body = decodeBody(props);
@@ -122,7 +141,10 @@ export function makeDraft(props: SendProperties, destination: string, transactio
 }
 
 /** When a message's timers run out (R-X1–R-X3): ms since the epoch, Infinity for "never". */
-export function timerDeadlines(m: Pick<Draft, 'sentMs' | 'ttrq' | 'ttbr'>): { reachQueueBy: number; receiveBy: number } {
+export function timerDeadlines(m: Pick<Draft, 'sentMs' | 'ttrq' | 'ttbr'>): {
+  reachQueueBy: number;
+  receiveBy: number;
+} {
   return {
     reachQueueBy: m.ttrq >= Limits.LONG_LIVED ? Infinity : m.sentMs + m.ttrq * 1000,
     receiveBy: m.ttbr === null ? Infinity : m.sentMs + m.ttbr * 1000,

@@ -7,7 +7,8 @@ export function arrivingDraft(message: ArrivingMessage, destination: string, ctx
   const sourceId = parseGuid(message.sourceMachineId);
   if (!sourceId) throw new QkError('INVALID_PARAMETER', `sourceMachineId '${message.sourceMachineId}' is not a GUID.`);
   const sentMs = message.sentTime === undefined ? ctx.nowMs : Date.parse(message.sentTime);
-  if (Number.isNaN(sentMs)) throw new QkError('INVALID_PARAMETER', `sentTime '${message.sentTime}' is not an ISO 8601 time.`);
+  if (Number.isNaN(sentMs))
+    throw new QkError('INVALID_PARAMETER', `sentTime '${message.sentTime}' is not an ISO 8601 time.`);
   const draft = makeDraft(message, destination, message.transactional === true, { ...ctx, nextSequence: () => 0 });
   return {
     ...draft,

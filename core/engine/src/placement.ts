@@ -53,7 +53,13 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
   core.effects.onRollback(() => core.registry.count(queue.id, -1, -stored.size, -retained));
   core.effects.afterCommit(() => {
     core.touched(queue.id);
-    core.emit({ type: 'messageArrived', path: core.registry.pathOf(queue), lookupId: stored.lookupId, id: stored.msgId, classCode: stored.classCode });
+    core.emit({
+      type: 'messageArrived',
+      path: core.registry.pathOf(queue),
+      lookupId: stored.lookupId,
+      id: stored.msgId,
+      classCode: stored.classCode,
+    });
     if (status === MessageStatus.READY) core.wake(queue.id);
   });
   return stored;
@@ -70,7 +76,10 @@ export function unplace(core: Core, message: StoredMessage, retainAs: number | n
     core.effects.onRollback(() => core.registry.count(message.queueId, 0, 0, -delta));
   } else {
     if (!core.store.messages.remove(message.table, message.lookupId)) {
-      throw new QkError('QUEUE_DELETED', `The message ${message.msgId} was removed (its queue was deleted) while it was being received.`);
+      throw new QkError(
+        'QUEUE_DELETED',
+        `The message ${message.msgId} was removed (its queue was deleted) while it was being received.`,
+      );
     }
     const retained = message.status === MessageStatus.READY ? 0 : 1;
     core.registry.count(message.queueId, -1, -message.size, -retained);

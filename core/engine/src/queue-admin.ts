@@ -29,29 +29,44 @@ export function newQueueRecord(kind: QueueRecord['kind'], name: string, nameKey:
 
 function checkLabel(label: string | undefined): void {
   if (label !== undefined && label.length > Limits.MAX_QUEUE_LABEL_LENGTH) {
-    throw new QkError('LABEL_TOO_LONG', `A queue label has at most ${Limits.MAX_QUEUE_LABEL_LENGTH} characters; this one has ${label.length}.`);
+    throw new QkError(
+      'LABEL_TOO_LONG',
+      `A queue label has at most ${Limits.MAX_QUEUE_LABEL_LENGTH} characters; this one has ${label.length}.`,
+    );
   }
 }
 
 function checkQuota(what: string, value: number | null | undefined): void {
   if (value !== undefined && value !== null && (!Number.isInteger(value) || value < 0 || value > Limits.INFINITE)) {
-    throw new QkError('ILLEGAL_PROPERTY_VALUE', `${what} must be a whole number of KB from 0 to ${Limits.INFINITE}, or unlimited.`);
+    throw new QkError(
+      'ILLEGAL_PROPERTY_VALUE',
+      `${what} must be a whole number of KB from 0 to ${Limits.INFINITE}, or unlimited.`,
+    );
   }
 }
 
 /** Validates a create request and returns the new queue and its journal, not yet stored. */
 export function planQueue(core: Core, input: QueueCreateInput): { kind: 'private' | 'public'; name: string } {
   if (FORMAT_NAME.test(input.path.trim())) {
-    throw new QkError('ILLEGAL_QUEUE_PATHNAME', `Queues are created by path name (.\\private$\\NAME or .\\NAME), not by format name: '${input.path}'.`);
+    throw new QkError(
+      'ILLEGAL_QUEUE_PATHNAME',
+      `Queues are created by path name (.\\private$\\NAME or .\\NAME), not by format name: '${input.path}'.`,
+    );
   }
   const ref = parseQueueName(input.path);
   if (!core.registry.isLocal(ref.computer)) {
-    throw new QkError('INVALID_PARAMETER', `Queues can be created only on this computer (${core.identity.name}); '${input.path}' names another one.`);
+    throw new QkError(
+      'INVALID_PARAMETER',
+      `Queues can be created only on this computer (${core.identity.name}); '${input.path}' names another one.`,
+    );
   }
   const target = ref.target;
-  if (target.kind === 'system') throw new QkError('QUEUE_EXISTS', `'${input.path}' is a system queue; every computer has it already.`);
-  if (ref.journal) throw new QkError('ILLEGAL_QUEUE_PATHNAME', `'${input.path}' is a journal; journals are created with their queue.`);
-  if (target.kind !== 'private' && target.kind !== 'public') throw new QkError('ILLEGAL_QUEUE_PATHNAME', `'${input.path}' is not a queue path name.`);
+  if (target.kind === 'system')
+    throw new QkError('QUEUE_EXISTS', `'${input.path}' is a system queue; every computer has it already.`);
+  if (ref.journal)
+    throw new QkError('ILLEGAL_QUEUE_PATHNAME', `'${input.path}' is a journal; journals are created with their queue.`);
+  if (target.kind !== 'private' && target.kind !== 'public')
+    throw new QkError('ILLEGAL_QUEUE_PATHNAME', `'${input.path}' is not a queue path name.`);
   checkLabel(input.label);
   checkQuota('The queue quota', input.quotaKB);
   checkQuota('The journal quota', input.journalQuotaKB);
@@ -62,7 +77,11 @@ export function planQueue(core: Core, input: QueueCreateInput): { kind: 'private
 }
 
 /** Stores a new queue and its journal. Runs inside a unit of work. */
-export function storeQueue(core: Core, plan: { kind: 'private' | 'public'; name: string }, input: QueueCreateInput): QueueRecord {
+export function storeQueue(
+  core: Core,
+  plan: { kind: 'private' | 'public'; name: string },
+  input: QueueCreateInput,
+): QueueRecord {
   const now = core.clock.now();
   let number: number | null = null;
   if (plan.kind === 'private') {
@@ -80,7 +99,10 @@ export function storeQueue(core: Core, plan: { kind: 'private' | 'public'; name:
     label: input.label ?? '',
     retention: input.retention === true,
   });
-  const journal = core.store.queues.insert({ ...newQueueRecord('journal', '', `journal:${queue.id}`, now), parentId: queue.id });
+  const journal = core.store.queues.insert({
+    ...newQueueRecord('journal', '', `journal:${queue.id}`, now),
+    parentId: queue.id,
+  });
   core.registry.add(queue);
   core.registry.add(journal);
   core.effects.onRollback(() => {
@@ -93,10 +115,16 @@ export function storeQueue(core: Core, plan: { kind: 'private' | 'public'; name:
 /** Applies a change of queue properties; the transactional type can only be restated (PROPERTY_NOTALLOWED). */
 export function changedQueue(core: Core, queue: QueueRecord, input: QueueSetInput): QueueRecord {
   if (queue.kind !== 'private' && queue.kind !== 'public') {
-    throw new QkError('ACCESS_DENIED', `The properties of '${core.registry.pathOf(queue)}' cannot be changed: it is not an application queue.`);
+    throw new QkError(
+      'ACCESS_DENIED',
+      `The properties of '${core.registry.pathOf(queue)}' cannot be changed: it is not an application queue.`,
+    );
   }
   if (input.transactional !== undefined && input.transactional !== queue.transactional) {
-    throw new QkError('PROPERTY_NOTALLOWED', 'The transactional type of a queue is set when it is created and cannot be changed.');
+    throw new QkError(
+      'PROPERTY_NOTALLOWED',
+      'The transactional type of a queue is set when it is created and cannot be changed.',
+    );
   }
   checkLabel(input.label);
   checkQuota('The queue quota', input.quotaKB);
@@ -117,7 +145,10 @@ export function ensureSystemQueues(core: Core): void {
   const now = core.clock.now();
   for (const kind of ['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const) {
     if (core.registry.byKey('system', kind.toLowerCase())) continue;
-    const queue = core.store.queues.insert({ ...newQueueRecord('system', kind, kind.toLowerCase(), now), transactional: kind === 'DEADXACT' });
+    const queue = core.store.queues.insert({
+      ...newQueueRecord('system', kind, kind.toLowerCase(), now),
+      transactional: kind === 'DEADXACT',
+    });
     core.registry.add(queue);
   }
 }

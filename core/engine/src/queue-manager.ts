@@ -57,7 +57,6 @@ import {
   type SendOptions,
 } from './types.js';
 
-
 /** Opens the queue manager of a data folder (creating it at first start). */
 export function openQueueManager(options: QueueManagerOptions): QueueManagerApi {
   return QueueManager.open(options);
@@ -126,7 +125,16 @@ class QueueManager implements QueueManagerApi {
       const sequences = new Sequences(store);
       const registry = new QueueRegistry(identity.id, identity.name);
       registry.load(store.queues.all(), store.messages.usage());
-      const qm = new QueueManager(store, identity, settings, registry, sequences, clock, options.version ?? '0.0.0', options.timerTickMs ?? 100);
+      const qm = new QueueManager(
+        store,
+        identity,
+        settings,
+        registry,
+        sequences,
+        clock,
+        options.version ?? '0.0.0',
+        options.timerTickMs ?? 100,
+      );
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
       while (qm.expireDue(true) > 0);
@@ -157,7 +165,11 @@ class QueueManager implements QueueManagerApi {
     if (this.listeners.size === 0) return;
     // A burst (a batch of thousands) is told by the tick's queueChanged rather than one event per message,
     // which would bury a console under a million frames while the counts already say it all.
-    if ((event.type === 'messageArrived' || event.type === 'messageRemoved') && ++this.messageEventsThisTick > MESSAGE_EVENTS_PER_TICK) return;
+    if (
+      (event.type === 'messageArrived' || event.type === 'messageRemoved') &&
+      ++this.messageEventsThisTick > MESSAGE_EVENTS_PER_TICK
+    )
+      return;
     for (const listener of this.listeners) {
       try {
         listener(event);
@@ -175,7 +187,14 @@ class QueueManager implements QueueManagerApi {
       const owner = queue.kind === 'journal' && queue.parentId !== null ? this.registry.get(queue.parentId) : queue;
       if (!owner) continue;
       const info = this.registry.info(owner);
-      this.emit({ type: 'queueChanged', path: info.path, messageCount: info.messageCount, bytes: info.bytes, journalMessageCount: info.journalMessageCount, journalBytes: info.journalBytes });
+      this.emit({
+        type: 'queueChanged',
+        path: info.path,
+        messageCount: info.messageCount,
+        bytes: info.bytes,
+        journalMessageCount: info.journalMessageCount,
+        journalBytes: info.journalBytes,
+      });
     }
     this.touchedQueues.clear();
   }
@@ -192,7 +211,11 @@ class QueueManager implements QueueManagerApi {
       bytes: this.registry.totalBytes(),
       journalBytes: this.registry.journalBytes(),
       settingsPendingRestart: this.settings.pendingNames(),
-      duplicateCache: { entries: this.duplicates.size, capacity: this.duplicates.capacity, duplicatesRemoved: this.duplicates.duplicatesRemoved },
+      duplicateCache: {
+        entries: this.duplicates.size,
+        capacity: this.duplicates.capacity,
+        duplicatesRemoved: this.duplicates.duplicatesRemoved,
+      },
       machineQuotaUsedKB: Math.ceil(this.registry.totalBytes() / 1024),
       machineJournalQuotaUsedKB: Math.ceil(this.registry.systemJournalBytes() / 1024),
       startedTime: new Date(this.startedMs).toISOString(),
@@ -247,7 +270,10 @@ class QueueManager implements QueueManagerApi {
   async deleteQueue(path: string): Promise<void> {
     const queue = this.resolveExisting(path);
     if (queue.kind !== 'private' && queue.kind !== 'public') {
-      throw new QkError('ACCESS_DENIED', `'${this.registry.pathOf(queue)}' cannot be deleted: only application queues can.`);
+      throw new QkError(
+        'ACCESS_DENIED',
+        `'${this.registry.pathOf(queue)}' cannot be deleted: only application queues can.`,
+      );
     }
     const shownPath = this.registry.pathOf(queue);
     const journal = this.registry.journalOf(queue.id);
@@ -322,9 +348,11 @@ class QueueManager implements QueueManagerApi {
     let from: QueueRecord | undefined;
     if (props.from !== undefined && props.from !== '') {
       from = this.resolveExisting(props.from);
-      if (from.kind !== 'private' && from.kind !== 'public') throw new QkError('INVALID_PARAMETER', `--from must name an application queue of this computer.`);
+      if (from.kind !== 'private' && from.kind !== 'public')
+        throw new QkError('INVALID_PARAMETER', `--from must name an application queue of this computer.`);
     }
-    const destination = 'kind' in target && target.kind === 'remote' ? target.formatName : this.registry.pathOf(target as QueueRecord);
+    const destination =
+      'kind' in target && target.kind === 'remote' ? target.formatName : this.registry.pathOf(target as QueueRecord);
     const draft = makeDraft(props, destination, transactional, this.draftContext());
     return { draft, target, from };
   }
@@ -354,7 +382,8 @@ class QueueManager implements QueueManagerApi {
   private currentTarget(target: SendTarget): QueueRecord {
     if ('kind' in target && target.kind === 'remote') return this.outgoingQueue(target.formatName, target.key);
     const queue = this.registry.get((target as QueueRecord).id);
-    if (!queue) throw new QkError('QUEUE_NOT_FOUND', `The queue '${this.registry.pathOf(target as QueueRecord)}' was deleted.`);
+    if (!queue)
+      throw new QkError('QUEUE_NOT_FOUND', `The queue '${this.registry.pathOf(target as QueueRecord)}' was deleted.`);
     return queue;
   }
 
@@ -380,9 +409,15 @@ class QueueManager implements QueueManagerApi {
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if ((tx || input.transactional) && !queue.transactional) {
       // R-M4: a transactional receive needs a transactional queue.
-      throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`);
+      throw new QkError(
+        'TRANSACTION_USAGE',
+        `'${this.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`,
+      );
     }
-    const message = input.lookupId !== undefined ? this.claimByLookupId(queue, input.lookupId) : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
+    const message =
+      input.lookupId !== undefined
+        ? this.claimByLookupId(queue, input.lookupId)
+        : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
     const info = toMessageInfo(message);
     if (tx) {
       tx.receives.push(message);
@@ -392,10 +427,17 @@ class QueueManager implements QueueManagerApi {
     return info;
   }
 
-  async receiveBatch(input: { path: string; max: number; timeoutMs?: number | undefined; transaction?: string | undefined; signal?: AbortSignal | undefined }): Promise<MessageInfo[]> {
+  async receiveBatch(input: {
+    path: string;
+    max: number;
+    timeoutMs?: number | undefined;
+    transaction?: string | undefined;
+    signal?: AbortSignal | undefined;
+  }): Promise<MessageInfo[]> {
     const queue = this.resolveExisting(input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
-    if (tx && !queue.transactional) throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
+    if (tx && !queue.transactional)
+      throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
     const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
     const messages = [first, ...this.claimMore(queue, input.max - 1)];
     if (tx) tx.receives.push(...messages);
@@ -419,7 +461,11 @@ class QueueManager implements QueueManagerApi {
     return candidates.filter((m) => !this.claims.has(m.lookupId)).slice(0, count);
   }
 
-  private async claimFirst(queue: QueueRecord, timeoutMs: number, signal: AbortSignal | undefined): Promise<StoredMessage> {
+  private async claimFirst(
+    queue: QueueRecord,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<StoredMessage> {
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
       const found = this.firstUnclaimed(queue, 1)[0];
@@ -445,13 +491,19 @@ class QueueManager implements QueueManagerApi {
       throw new QkError('IO_TIMEOUT', `No message arrived in '${this.registry.pathOf(queue)}' within the timeout.`);
     }
     await this.waiters.wait(queue.id, remaining, signal);
-    if (!this.registry.get(queue.id)) throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
+    if (!this.registry.get(queue.id))
+      throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
   }
 
   private claimByLookupId(queue: QueueRecord, lookupId: number): StoredMessage {
     const message = this.messageIn(queue, lookupId);
-    if (message.status !== MessageStatus.READY) throw new QkError('MESSAGE_NOT_FOUND', `Message ${lookupId} was received already (it is retained) and cannot be received again.`);
-    if (this.claims.has(lookupId)) throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${lookupId} is held by another receive.`);
+    if (message.status !== MessageStatus.READY)
+      throw new QkError(
+        'MESSAGE_NOT_FOUND',
+        `Message ${lookupId} was received already (it is retained) and cannot be received again.`,
+      );
+    if (this.claims.has(lookupId))
+      throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${lookupId} is held by another receive.`);
     this.claims.take(message);
     return message;
   }
@@ -459,7 +511,10 @@ class QueueManager implements QueueManagerApi {
   private messageIn(queue: QueueRecord, lookupId: number): StoredMessage {
     const message = this.store.messages.get(lookupId);
     if (!message || message.queueId !== queue.id) {
-      throw new QkError('MESSAGE_NOT_FOUND', `There is no message with lookup ID ${lookupId} in '${this.registry.pathOf(queue)}'.`);
+      throw new QkError(
+        'MESSAGE_NOT_FOUND',
+        `There is no message with lookup ID ${lookupId} in '${this.registry.pathOf(queue)}'.`,
+      );
     }
     return message;
   }
@@ -486,12 +541,15 @@ class QueueManager implements QueueManagerApi {
       else if (undone) this.waiters.wake(m.queueId);
     }
     if (owed.length === 0) return;
-    void this.execute(owed.some((o) => o.message.table === 'main'), () => {
-      for (const { message, reason } of owed) {
-        const current = this.store.messages.get(message.lookupId);
-        if (current) removeMessage(this.core, current, reason);
-      }
-    }).catch(() => undefined);
+    void this.execute(
+      owed.some((o) => o.message.table === 'main'),
+      () => {
+        for (const { message, reason } of owed) {
+          const current = this.store.messages.get(message.lookupId);
+          if (current) removeMessage(this.core, current, reason);
+        }
+      },
+    ).catch(() => undefined);
   }
 
   // ── transactions ──────────────────────────────────────────────────────────────────────────────────────
@@ -548,7 +606,11 @@ class QueueManager implements QueueManagerApi {
     const messages: StoredMessage[] = [];
     for (const id of lookupIds) {
       if (this.claims.has(id)) {
-        if (strict) throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${id} is held by a receive that has not ended.`);
+        if (strict)
+          throw new QkError(
+            'MESSAGE_LOCKED_UNDER_TRANSACTION',
+            `Message ${id} is held by a receive that has not ended.`,
+          );
         continue;
       }
       const found = this.store.messages.get(id);
@@ -559,7 +621,11 @@ class QueueManager implements QueueManagerApi {
     return messages.length;
   }
 
-  async moveMessages(path: string, lookupIds: number[], target: string): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }> {
+  async moveMessages(
+    path: string,
+    lookupIds: number[],
+    target: string,
+  ): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }> {
     const source = this.resolveExisting(path);
     const destination = this.resolveSendTarget(target);
     const failed: { lookupId: number; code: string; message: string }[] = [];
@@ -567,11 +633,16 @@ class QueueManager implements QueueManagerApi {
     for (const id of lookupIds) {
       try {
         const message = this.messageIn(source, id);
-        if (this.claims.has(id)) throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${id} is held by a receive.`);
+        if (this.claims.has(id))
+          throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${id} is held by a receive.`);
         const outcome = await this.execute(message.table === 'main', () => {
           const queue = this.currentTarget(destination);
           // A dead letter resent to its destination is the original message again, class and all.
-          const draft: Draft = { ...draftOf(message), classCode: source.kind === 'system' ? 0 : message.classCode, destQueue: this.registry.pathOf(queue) };
+          const draft: Draft = {
+            ...draftOf(message),
+            classCode: source.kind === 'system' ? 0 : message.classCode,
+            destQueue: this.registry.pathOf(queue),
+          };
           const result = arrive(this.core, draft, queue, 'move');
           if (result.placed) removeMessage(this.core, message, 'moved');
           return result;
@@ -591,7 +662,9 @@ class QueueManager implements QueueManagerApi {
   }
 
   acknowledgmentsFor(id: string): MessageLocation[] {
-    return this.locate(this.store.messages.byCorrelation(normalizeMessageId(id)).filter((m) => isAcknowledgmentClass(m.classCode)));
+    return this.locate(
+      this.store.messages.byCorrelation(normalizeMessageId(id)).filter((m) => isAcknowledgmentClass(m.classCode)),
+    );
   }
 
   private locate(messages: StoredMessage[]): MessageLocation[] {
@@ -619,11 +692,14 @@ class QueueManager implements QueueManagerApi {
     const ref = parseQueueName(path);
     if (!this.registry.isLocal(ref.computer)) return { accepted: false, reason: `'${path}' is not on this computer` };
     const queue = this.registry.findLocal(ref);
-    if (queue && queue.kind !== 'private' && queue.kind !== 'public') throw new QkError('ACCESS_DENIED', 'Messages arrive only in application queues.');
+    if (queue && queue.kind !== 'private' && queue.kind !== 'public')
+      throw new QkError('ACCESS_DENIED', 'Messages arrive only in application queues.');
     const draft = arrivingDraft(message, queue ? this.registry.pathOf(queue) : path, this.draftContext());
     if (!queue) {
       // R-A5/R-D5: an unknown destination is a failed delivery: NACK_BAD_DST_Q and a dead letter as flagged.
-      await this.execute(draft.delivery === Delivery.RECOVERABLE, () => failDelivery(this.core, draft, MessageClass.NACK_BAD_DST_Q));
+      await this.execute(draft.delivery === Delivery.RECOVERABLE, () =>
+        failDelivery(this.core, draft, MessageClass.NACK_BAD_DST_Q),
+      );
       return { accepted: false, reason: 'NACK_BAD_DST_Q' };
     }
     const transactional = message.transactional === true;
@@ -635,7 +711,11 @@ class QueueManager implements QueueManagerApi {
     const outcome = await this.execute(draft.delivery === Delivery.RECOVERABLE, () => {
       if (this.clock.now() > reachQueueBy) {
         failDelivery(this.core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: TTRQ ran out on the way
-        return { placed: false as const, failureClass: MessageClass.NACK_REACH_QUEUE_TIMEOUT, reason: 'NACK_REACH_QUEUE_TIMEOUT' };
+        return {
+          placed: false as const,
+          failureClass: MessageClass.NACK_REACH_QUEUE_TIMEOUT,
+          reason: 'NACK_REACH_QUEUE_TIMEOUT',
+        };
       }
       return arrive(this.core, draft, queue, 'network');
     });
@@ -653,7 +733,10 @@ class QueueManager implements QueueManagerApi {
     const remote = this.registry.remoteTarget(ref, path);
     const outgoing = this.registry.byKey('outgoing', remote.key);
     if (!outgoing) {
-      throw new QkError('QUEUE_NOT_FOUND', `'${path}' is on another computer; only its outgoing queue here can be read, and there is none.`);
+      throw new QkError(
+        'QUEUE_NOT_FOUND',
+        `'${path}' is on another computer; only its outgoing queue here can be read, and there is none.`,
+      );
     }
     return outgoing;
   }
@@ -664,7 +747,10 @@ class QueueManager implements QueueManagerApi {
     if (!this.registry.isLocal(ref.computer)) return this.registry.remoteTarget(ref, path);
     const queue = this.registry.resolveLocal(ref, path);
     if (queue.kind !== 'private' && queue.kind !== 'public') {
-      throw new QkError('ACCESS_DENIED', `Applications cannot send to '${this.registry.pathOf(queue)}': it is a system queue or a journal.`);
+      throw new QkError(
+        'ACCESS_DENIED',
+        `Applications cannot send to '${this.registry.pathOf(queue)}': it is a system queue or a journal.`,
+      );
     }
     return queue;
   }

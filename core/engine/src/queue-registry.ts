@@ -102,7 +102,13 @@ export class QueueRegistry {
     if (ref.by === 'local') return true;
     if (ref.by === 'guid') return ref.guid === this.computerId;
     const name = ref.name.toLowerCase();
-    return name === '.' || name === this.computerName.toLowerCase() || name === 'localhost' || name === '127.0.0.1' || name === '::1';
+    return (
+      name === '.' ||
+      name === this.computerName.toLowerCase() ||
+      name === 'localhost' ||
+      name === '127.0.0.1' ||
+      name === '::1'
+    );
   }
 
   /** Finds the local queue a parsed name denotes, or throws QUEUE_NOT_FOUND. */
@@ -149,7 +155,10 @@ export class QueueRegistry {
         queuePart = `SYSTEM$;${t.queue}`;
         break;
       default:
-        throw new QkError('UNSUPPORTED_FORMATNAME_OPERATION', `'${text}' cannot be reached from this computer without a directory service; use DIRECT=OS:.`);
+        throw new QkError(
+          'UNSUPPORTED_FORMATNAME_OPERATION',
+          `'${text}' cannot be reached from this computer without a directory service; use DIRECT=OS:.`,
+        );
     }
     const formatName = `DIRECT=OS:${host}\\${queuePart}${ref.journal ? ';JOURNAL' : ''}`;
     return { kind: 'remote', formatName, key: formatName.toLowerCase() };
@@ -229,7 +238,10 @@ export class QueueRegistry {
 
   /** Bytes under MachineJournalQuota: the computer journal and both dead-letter queues. */
   systemJournalBytes(): number {
-    return (['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const).reduce((sum, k) => sum + this.usageOf(this.system(k).id).bytes, 0);
+    return (['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const).reduce(
+      (sum, k) => sum + this.usageOf(this.system(k).id).bytes,
+      0,
+    );
   }
 
   /** Bytes in queue journals and the computer journal. */

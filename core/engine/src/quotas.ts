@@ -17,7 +17,8 @@ export function systemJournalHasRoom(core: Core, size: number): boolean {
 /** Room in a queue under its own limit: the queue quota, or for a journal its parent's journal quota. */
 export function queueHasRoom(core: Core, queue: QueueRecord, size: number): boolean {
   let limitKB = queue.quotaKB;
-  if (queue.kind === 'journal' && queue.parentId !== null) limitKB = core.registry.get(queue.parentId)?.journalQuotaKB ?? null;
+  if (queue.kind === 'journal' && queue.parentId !== null)
+    limitKB = core.registry.get(queue.parentId)?.journalQuotaKB ?? null;
   if (limitKB === null) return true;
   return core.registry.usageOf(queue.id).bytes + size <= limitKB * KB;
 }

@@ -30,7 +30,9 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Remova
     if (ready) owe(core, message, queue, reason);
   }
   const emitted = reason === 'received' && queue.retention && isApplicationQueue(queue) ? 'retained' : reason;
-  core.effects.afterCommit(() => core.emit({ type: 'messageRemoved', path, lookupId: message.lookupId, reason: emitted }));
+  core.effects.afterCommit(() =>
+    core.emit({ type: 'messageRemoved', path, lookupId: message.lookupId, reason: emitted }),
+  );
 }
 
 /** Negative acknowledgments and dead letters owed by a ready message that leaves without being received. */
@@ -72,7 +74,8 @@ function journalReceived(core: Core, message: StoredMessage, queue: QueueRecord)
   if (queue.journal) {
     const journal = core.registry.journalOf(queue.id);
     // R-T6: a queue journal keeps the original arrival time.
-    if (journal && copyHasRoom(core, journal, message.size)) place(core, draft, journal, { arrivedMs: message.arrivedMs });
+    if (journal && copyHasRoom(core, journal, message.size))
+      place(core, draft, journal, { arrivedMs: message.arrivedMs });
     return;
   }
   if ((message.journal & 2) !== 0 && message.sourceMachineId === core.identity.id) {
@@ -86,7 +89,12 @@ function journalReceived(core: Core, message: StoredMessage, queue: QueueRecord)
  * acknowledgments each ready message asked for. Returns how many went; 0 means the queue is empty (but
  * for `skip`).
  */
-export function removeChunk(core: Core, queue: QueueRecord, skip: readonly number[], reason: 'purged' | 'queueDeleted'): number {
+export function removeChunk(
+  core: Core,
+  queue: QueueRecord,
+  skip: readonly number[],
+  reason: 'purged' | 'queueDeleted',
+): number {
   for (const retained of [false, true]) {
     for (const table of ['main', 'mem'] as const) {
       const chunk = core.store.messages.removalChunk(table, queue.id, skip, retained);

@@ -28,7 +28,11 @@ export class TransactionTable {
 
   get(id: string): Transaction {
     const tx = this.open.get(id);
-    if (!tx) throw new QkError('TRANSACTION_USAGE', `There is no open transaction '${id}' (it was committed, aborted or never begun).`);
+    if (!tx)
+      throw new QkError(
+        'TRANSACTION_USAGE',
+        `There is no open transaction '${id}' (it was committed, aborted or never begun).`,
+      );
     return tx;
   }
 

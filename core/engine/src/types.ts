@@ -112,20 +112,20 @@ export interface MessageLocation {
 }
 
 export type RemovalReason =
-  | 'received'
-  | 'purged'
-  | 'deleted'
-  | 'expired'
-  | 'moved'
-  | 'queueDeleted'
-  | 'conversationEnded'
-  | 'retained';
+  'received' | 'purged' | 'deleted' | 'expired' | 'moved' | 'queueDeleted' | 'conversationEnded' | 'retained';
 
 /** Events in the shape of core/api's event table (structurally identical; the service forwards them). */
 export type EngineEvent =
   | { type: 'queueCreated'; path: string }
   | { type: 'queueDeleted'; path: string }
-  | { type: 'queueChanged'; path: string; messageCount: number; bytes: number; journalMessageCount: number; journalBytes: number }
+  | {
+      type: 'queueChanged';
+      path: string;
+      messageCount: number;
+      bytes: number;
+      journalMessageCount: number;
+      journalBytes: number;
+    }
   | { type: 'queuePurged'; path: string; purged: number }
   | { type: 'messageArrived'; path: string; lookupId: number; id: string; classCode: number }
   | { type: 'messageRemoved'; path: string; lookupId: number; reason: RemovalReason }
@@ -154,13 +154,23 @@ export interface QueueManagerApi {
   sendBatch(items: SendItem[], transaction?: string): Promise<string[]>;
   /** Rejects with IO_TIMEOUT when nothing arrives within timeoutMs (default 0). */
   receive(input: ReceiveInput): Promise<MessageInfo>;
-  receiveBatch(input: { path: string; max: number; timeoutMs?: number | undefined; transaction?: string | undefined; signal?: AbortSignal | undefined }): Promise<MessageInfo[]>;
+  receiveBatch(input: {
+    path: string;
+    max: number;
+    timeoutMs?: number | undefined;
+    transaction?: string | undefined;
+    signal?: AbortSignal | undefined;
+  }): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
   browse(input: BrowseInput): BrowsePage;
   getMessage(path: string, lookupId: number): MessageInfo;
   deleteMessage(path: string, lookupId: number): void;
   deleteMessages(path: string, lookupIds: number[]): number;
-  moveMessages(path: string, lookupIds: number[], target: string): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }>;
+  moveMessages(
+    path: string,
+    lookupIds: number[],
+    target: string,
+  ): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }>;
   findMessage(id: string): MessageLocation[];
   acknowledgmentsFor(id: string): MessageLocation[];
   arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }>;

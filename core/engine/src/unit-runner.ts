@@ -86,7 +86,10 @@ export class UnitRunner {
       });
     } catch (error) {
       this.effects.rollbackAll();
-      const failure = new QkError('MESSAGE_STORAGE_FAILED', `The store could not commit: ${error instanceof Error ? error.message : String(error)}`);
+      const failure = new QkError(
+        'MESSAGE_STORAGE_FAILED',
+        `The store could not commit: ${error instanceof Error ? error.message : String(error)}`,
+      );
       for (const item of batch) item.reject(failure);
       return;
     }

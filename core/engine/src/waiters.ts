@@ -37,7 +37,8 @@ export class Waiters {
           reject(error);
         },
       };
-      const onAbort = (): void => waiter.fail(new QkError('OPERATION_CANCELLED', 'The receive was cancelled by the caller.'));
+      const onAbort = (): void =>
+        waiter.fail(new QkError('OPERATION_CANCELLED', 'The receive was cancelled by the caller.'));
       const timer = this.clock.setTimeout(() => {
         done();
         resolve(false);

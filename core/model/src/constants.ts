@@ -76,7 +76,8 @@ export const messageClassMeaning: Record<MessageClassName, string> = {
   NACK_Q_DELETED: 'The destination queue was deleted before the message was received.',
   NACK_Q_PURGED: 'The destination queue was purged before the message was received.',
   NACK_RECEIVE_TIMEOUT: 'The time-to-be-received timer expired before the message was received.',
-  NACK_RECEIVE_TIMEOUT_AT_SENDER: 'The time-to-be-received timer expired while the message was still on the sending computer.',
+  NACK_RECEIVE_TIMEOUT_AT_SENDER:
+    'The time-to-be-received timer expired while the message was still on the sending computer.',
   NACK_RECEIVE_REJECTED: 'The receiving application rejected the message.',
 };
 

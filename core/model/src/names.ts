@@ -57,11 +57,15 @@ function illegalFormat(text: string, why: string): QkError {
 export function validateQueueName(name: string, fullText = name): void {
   if (name.length === 0) throw illegalPath(fullText, 'the queue name is empty');
   if (name.length > Limits.MAX_QUEUE_NAME_LENGTH) {
-    throw illegalPath(fullText, `the queue name is ${name.length} characters; at most ${Limits.MAX_QUEUE_NAME_LENGTH} are allowed`);
+    throw illegalPath(
+      fullText,
+      `the queue name is ${name.length} characters; at most ${Limits.MAX_QUEUE_NAME_LENGTH} are allowed`,
+    );
   }
   const bad = FORBIDDEN_NAME_CHARS.exec(name);
   if (bad) {
-    const shown = bad[0] < ' ' || bad[0] === '\u007f' ? `character 0x${bad[0].charCodeAt(0).toString(16)}` : `'${bad[0]}'`;
+    const shown =
+      bad[0] < ' ' || bad[0] === '\u007f' ? `character 0x${bad[0].charCodeAt(0).toString(16)}` : `'${bad[0]}'`;
     throw illegalPath(fullText, `a queue name may not contain ${shown}`);
   }
   if (name.endsWith('$')) throw illegalPath(fullText, "a queue name may not end with '$' (reserved for system names)");
@@ -70,7 +74,8 @@ export function validateQueueName(name: string, fullText = name): void {
 /** Throws unless `name` is a legal computer name: 1–256 visible ASCII characters, or `.`. */
 export function validateComputerName(name: string, fullText = name): void {
   if (name.length === 0) throw illegalPath(fullText, 'the computer name is empty');
-  if (name.length > Limits.MAX_COMPUTER_NAME_LENGTH) throw illegalPath(fullText, 'the computer name is longer than 256 characters');
+  if (name.length > Limits.MAX_COMPUTER_NAME_LENGTH)
+    throw illegalPath(fullText, 'the computer name is longer than 256 characters');
   if (!VISIBLE_ASCII.test(name)) throw illegalPath(fullText, 'the computer name must be visible ASCII characters');
 }
 
@@ -94,7 +99,8 @@ export function parseQueueName(input: string): QueueRef {
 export function parsePathName(text: string): QueueRef {
   const parts = text.split('\\');
   const [computer, ...rest] = parts;
-  if (computer === undefined || rest.length === 0) throw illegalPath(text, 'expected COMPUTER\\QUEUE or COMPUTER\\private$\\QUEUE');
+  if (computer === undefined || rest.length === 0)
+    throw illegalPath(text, 'expected COMPUTER\\QUEUE or COMPUTER\\private$\\QUEUE');
   validateComputerName(computer, text);
   const ref = computerRef(computer);
   const upper = rest.map((part) => part.toUpperCase());
@@ -105,7 +111,11 @@ export function parsePathName(text: string): QueueRef {
     if (system) return { computer: ref, target: { kind: 'system', queue: system }, journal: false };
     const systemSpec = /^SYSTEM\$;(JOURNAL|DEADLETTER|DEADXACT)$/i.exec(only);
     if (systemSpec?.[1]) {
-      return { computer: ref, target: { kind: 'system', queue: systemSpec[1].toUpperCase() as SystemQueueKind }, journal: false };
+      return {
+        computer: ref,
+        target: { kind: 'system', queue: systemSpec[1].toUpperCase() as SystemQueueKind },
+        journal: false,
+      };
     }
     validateQueueName(only, text);
     return { computer: ref, target: { kind: 'public', name: only }, journal: false };
@@ -136,7 +146,7 @@ function splitSuffix(text: string): { head: string; suffix: string | null } {
 /** Parses a format name (§3.3): DIRECT=OS:/TCP:, PRIVATE=, PUBLIC=, MACHINE=. */
 export function parseFormatName(text: string): QueueRef {
   const eq = text.indexOf('=');
-  if (eq < 0) throw illegalFormat(text, "expected KIND=…");
+  if (eq < 0) throw illegalFormat(text, 'expected KIND=…');
   const kind = text.slice(0, eq).toUpperCase();
   const { head, suffix } = splitSuffix(text.slice(eq + 1));
   const journalSuffix = (): boolean => {
@@ -149,7 +159,10 @@ export function parseFormatName(text: string): QueueRef {
       const m = /^(OS|TCP):([^\\]+)\\(.+)$/i.exec(head);
       if (!m) {
         if (/^(HTTP|HTTPS|IPX):/i.test(head)) {
-          throw new QkError('UNSUPPORTED_FORMATNAME_OPERATION', `'${text}': only DIRECT=OS: and DIRECT=TCP: are supported.`);
+          throw new QkError(
+            'UNSUPPORTED_FORMATNAME_OPERATION',
+            `'${text}': only DIRECT=OS: and DIRECT=TCP: are supported.`,
+          );
         }
         throw illegalFormat(text, 'expected DIRECT=OS:COMPUTER\\[private$\\]QUEUE');
       }
@@ -179,7 +192,11 @@ export function parseFormatName(text: string): QueueRef {
       const m = /^([^\\]+)\\([0-9a-f]{1,8})$/i.exec(head);
       const guid = m?.[1] ? parseGuid(m[1]) : null;
       if (!m || !guid) throw illegalFormat(text, 'expected PRIVATE=<computer-guid>\\<1-8 hex digits>');
-      return { computer: { by: 'guid', guid }, target: { kind: 'privateNumber', number: parseInt(m[2] as string, 16) }, journal: journalSuffix() };
+      return {
+        computer: { by: 'guid', guid },
+        target: { kind: 'privateNumber', number: parseInt(m[2] as string, 16) },
+        journal: journalSuffix(),
+      };
     }
     case 'PUBLIC': {
       const guid = parseGuid(head);
@@ -207,7 +224,8 @@ function validateQueueNameForFormat(name: string, text: string): void {
   try {
     validateQueueName(name, text);
   } catch (error) {
-    if (error instanceof QkError) throw new QkError('ILLEGAL_FORMATNAME', error.message.replace('Illegal queue path name', 'Illegal format name'));
+    if (error instanceof QkError)
+      throw new QkError('ILLEGAL_FORMATNAME', error.message.replace('Illegal queue path name', 'Illegal format name'));
     throw error;
   }
 }

@@ -25,9 +25,11 @@ export class AuditLog {
 
   record(entry: AuditEntry): void {
     const line = `${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`;
-    this.#chain = this.#chain.then(() => appendFile(this.#path, line, { mode: 0o600 })).catch(() => {
-      // An audit line that cannot be written must not fail the action itself.
-    });
+    this.#chain = this.#chain
+      .then(() => appendFile(this.#path, line, { mode: 0o600 }))
+      .catch(() => {
+        // An audit line that cannot be written must not fail the action itself.
+      });
   }
 
   /** Resolves once every recorded line is on disk. */

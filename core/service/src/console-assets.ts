@@ -48,7 +48,12 @@ export function consoleCsp(connectSrc: string): string {
 
 const HOST_HEADER_RE = /^[A-Za-z0-9.\-[\]:]+$/;
 
-function securityHeaders(request: FastifyRequest, reply: FastifyReply, fallbackHost: string, anyService: boolean): void {
+function securityHeaders(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  fallbackHost: string,
+  anyService: boolean,
+): void {
   const hostHeader = request.headers.host;
   const host = hostHeader && HOST_HEADER_RE.test(hostHeader) ? hostHeader : fallbackHost;
   reply.header('content-security-policy', consoleCsp(anyService ? 'http: https: ws: wss:' : `ws://${host}`));
@@ -59,16 +64,28 @@ function securityHeaders(request: FastifyRequest, reply: FastifyReply, fallbackH
 }
 
 /** Serves the console (or the fallback page) at `/`, every response with the CSP. */
-export async function registerConsole(app: FastifyInstance, options: { consoleDir: string | undefined; hostForCsp: () => string }): Promise<void> {
+export async function registerConsole(
+  app: FastifyInstance,
+  options: { consoleDir: string | undefined; hostForCsp: () => string },
+): Promise<void> {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.url.startsWith('/api/')) securityHeaders(request, reply, options.hostForCsp(), options.consoleDir !== undefined);
+    if (!request.url.startsWith('/api/'))
+      securityHeaders(request, reply, options.hostForCsp(), options.consoleDir !== undefined);
     return payload;
   });
   if (options.consoleDir) {
-    await app.register(fastifyStatic, { root: options.consoleDir, prefix: '/', index: 'index.html', wildcard: true, dotfiles: 'deny' });
+    await app.register(fastifyStatic, {
+      root: options.consoleDir,
+      prefix: '/',
+      index: 'index.html',
+      wildcard: true,
+      dotfiles: 'deny',
+    });
     return;
   }
-  app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(FALLBACK_PAGE_HTML));
+  app.get('/', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(FALLBACK_PAGE_HTML),
+  );
   app.get('/fallback.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(FALLBACK_PAGE_SCRIPT),
   );

@@ -175,7 +175,10 @@ export class ServiceHost {
         this.#identity = { name: this.#engine.name, id: this.#engine.id };
         this.#engineError = null;
       } catch (error) {
-        this.#engineError = new QkError('SERVICE_NOT_AVAILABLE', `The queue manager could not start again: ${toErrorBody(error).message}`);
+        this.#engineError = new QkError(
+          'SERVICE_NOT_AVAILABLE',
+          `The queue manager could not start again: ${toErrorBody(error).message}`,
+        );
         throw error;
       }
       this.#subscribeEngine();

@@ -48,28 +48,38 @@ function transportError(error: FastifyError): ErrorBody {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { code: 'INSUFFICIENT_RESOURCES', message: `The request is larger than ${HTTP_BODY_LIMIT} bytes.` };
   }
-  if ((error.statusCode ?? 500) < 500) return { code: 'INVALID_PARAMETER', message: `Invalid request: ${error.message}` };
+  if ((error.statusCode ?? 500) < 500)
+    return { code: 'INVALID_PARAMETER', message: `Invalid request: ${error.message}` };
   return { code: 'INTERNAL', message: `Internal error: ${error.message}` };
 }
 
 /** Starts the HTTP + WebSocket server over a host. */
 export async function startHttpServer(host: ServiceHost, options: HttpServerOptions): Promise<HttpServer> {
-  const app = Fastify({ logger: false, bodyLimit: HTTP_BODY_LIMIT, return503OnClosing: true, forceCloseConnections: 'idle' });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: HTTP_BODY_LIMIT,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
   let boundHost = `${options.listen.host}:${options.listen.port}`;
 
   // An empty body is the empty input `{}`: most operations take no parameters.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: HTTP_BODY_LIMIT }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      const error = new Error('the body is not valid JSON') as FastifyError;
-      error.statusCode = 400;
-      done(error, undefined);
-    }
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: HTTP_BODY_LIMIT },
+    (_request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (text.trim() === '') return done(null, {});
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        const error = new Error('the body is not valid JSON') as FastifyError;
+        error.statusCode = 400;
+        done(error, undefined);
+      }
+    },
+  );
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const body = transportError(error);
@@ -97,7 +107,12 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
       return reply
         .code(401)
         .header('www-authenticate', 'Bearer')
-        .send(errorEnvelope({ code: 'UNAUTHORIZED', message: 'A valid token is required: Authorization: Bearer <token> (it is in DIR/token).' }));
+        .send(
+          errorEnvelope({
+            code: 'UNAUTHORIZED',
+            message: 'A valid token is required: Authorization: Bearer <token> (it is in DIR/token).',
+          }),
+        );
     }
   });
 
@@ -119,7 +134,10 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
 
   app.setNotFoundHandler(async (request, reply) => {
     const body: ErrorBody = request.url.startsWith(API_PREFIX)
-      ? { code: 'INVALID_PARAMETER', message: `No such endpoint: ${request.method} ${request.url}; operations are POST ${API_PREFIX}/<operation>.` }
+      ? {
+          code: 'INVALID_PARAMETER',
+          message: `No such endpoint: ${request.method} ${request.url}; operations are POST ${API_PREFIX}/<operation>.`,
+        }
       : { code: 'INVALID_PARAMETER', message: `Not found: ${request.url}` };
     return reply.code(404).send(errorEnvelope(body));
   });
@@ -133,8 +151,14 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
   } catch (error) {
     await websocket.close();
     await app.close().catch(() => undefined);
-    const reason = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the address is already in use' : (error as Error).message;
-    throw new QkError('SERVICE_NOT_AVAILABLE', `Cannot listen on ${options.listen.host}:${options.listen.port}: ${reason}.`);
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+        ? 'the address is already in use'
+        : (error as Error).message;
+    throw new QkError(
+      'SERVICE_NOT_AVAILABLE',
+      `Cannot listen on ${options.listen.host}:${options.listen.port}: ${reason}.`,
+    );
   }
   const address = app.server.address() as AddressInfo;
   const url = urlFor(options.listen.host, address.port);

@@ -37,7 +37,10 @@ export function parseListenAddress(text: string): ListenAddress {
 }
 
 function invalid(text: string): QkError {
-  return new QkError('INVALID_PARAMETER', `'${text}' is not a listen address; expected HOST:PORT, e.g. 127.0.0.1:8185 (port 0 = any free port).`);
+  return new QkError(
+    'INVALID_PARAMETER',
+    `'${text}' is not a listen address; expected HOST:PORT, e.g. 127.0.0.1:8185 (port 0 = any free port).`,
+  );
 }
 
 /** The URL clients use to reach a server listening on `host:port` (a wildcard address is reached over loopback). */

@@ -48,9 +48,19 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   let token: string;
   try {
     token = loadOrCreateToken(dataDir);
-    http = await startHttpServer(host, { listen: options.listen ?? DEFAULT_LISTEN, token, consoleDir: options.consoleDir });
+    http = await startHttpServer(host, {
+      listen: options.listen ?? DEFAULT_LISTEN,
+      token,
+      consoleDir: options.consoleDir,
+    });
     const status = host.handlers.serviceStatus({});
-    writeServiceFile(dataDir, { url: http.url, pid: process.pid, name: host.name, id: host.id, startedTime: (await status).startedTime });
+    writeServiceFile(dataDir, {
+      url: http.url,
+      pid: process.pid,
+      name: host.name,
+      id: host.id,
+      startedTime: (await status).startedTime,
+    });
   } catch (error) {
     await host.close();
     throw error;

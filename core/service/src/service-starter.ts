@@ -7,6 +7,12 @@ export const serviceStarter: ServiceStarter = {
     const address = parseListenAddress(listen);
     const { runService } = await import('./service-runner.js');
     const running = await runService({ dataDir, name, listen: address, handleSignals: true });
-    return { name: running.host.name, id: running.host.id, url: running.url, consoleUrl: running.http.consoleUrl, stopped: running.stopped };
+    return {
+      name: running.host.name,
+      id: running.host.id,
+      url: running.url,
+      consoleUrl: running.http.consoleUrl,
+      stopped: running.stopped,
+    };
   },
 };

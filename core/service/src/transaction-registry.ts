@@ -20,7 +20,10 @@ export class TransactionRegistry {
   readonly #now: () => number;
   #sweeper: NodeJS.Timeout | undefined;
 
-  constructor(abort: (transaction: string) => void, options: { idleMs?: number | undefined; now?: (() => number) | undefined } = {}) {
+  constructor(
+    abort: (transaction: string) => void,
+    options: { idleMs?: number | undefined; now?: (() => number) | undefined } = {},
+  ) {
     this.#abort = abort;
     this.#idleMs = options.idleMs ?? HTTP_TRANSACTION_IDLE_MS;
     this.#now = options.now ?? Date.now;

@@ -25,7 +25,10 @@ export interface WebSocketChannel {
 }
 
 function rejectUpgrade(socket: Duplex, status: number, text: string): void {
-  const body = JSON.stringify({ ok: false, error: { code: status === 401 ? 'UNAUTHORIZED' : 'INVALID_PARAMETER', message: text } });
+  const body = JSON.stringify({
+    ok: false,
+    error: { code: status === 401 ? 'UNAUTHORIZED' : 'INVALID_PARAMETER', message: text },
+  });
   socket.end(
     `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -38,10 +41,12 @@ export function attachWebSocket(server: Server, host: ServiceHost, token: string
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    if (url.pathname !== WEBSOCKET_PATH) return rejectUpgrade(socket, 404, `No WebSocket endpoint at ${url.pathname}; use ${WEBSOCKET_PATH}.`);
+    if (url.pathname !== WEBSOCKET_PATH)
+      return rejectUpgrade(socket, 404, `No WebSocket endpoint at ${url.pathname}; use ${WEBSOCKET_PATH}.`);
     // Browsers cannot set headers on a WebSocket, hence `?token=` besides the Authorization header.
     const presented = bearerToken(request.headers.authorization) ?? url.searchParams.get('token') ?? undefined;
-    if (!tokenMatches(presented, token)) return rejectUpgrade(socket, 401, 'A valid token is required (Authorization: Bearer <token> or ?token=).');
+    if (!tokenMatches(presented, token))
+      return rejectUpgrade(socket, 401, 'A valid token is required (Authorization: Bearer <token> or ?token=).');
     wss.handleUpgrade(request, socket, head, (ws) => serveConnection(ws, host, `ws-${nextConnection++}`));
   };
   server.on('upgrade', onUpgrade);
@@ -113,7 +118,12 @@ function serveConnection(ws: WebSocket, host: ServiceHost, connectionId: string)
     if (!parsed.success) {
       const id = (raw as { id?: unknown } | null)?.id;
       if (typeof id === 'number' && Number.isInteger(id)) {
-        send({ type: 'result', id, ok: false, error: { code: 'INVALID_PARAMETER', message: 'Invalid frame: expected {type:"call", id, op, input}.' } });
+        send({
+          type: 'result',
+          id,
+          ok: false,
+          error: { code: 'INVALID_PARAMETER', message: 'Invalid frame: expected {type:"call", id, op, input}.' },
+        });
       } else {
         ws.close(1008, 'invalid frame');
       }

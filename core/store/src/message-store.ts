@@ -123,7 +123,8 @@ export class MessageStore {
   firstReady(queueId: number, limit: number): StoredMessage[] {
     const picks: { id: number; priority: number; table: MessageTable }[] = [];
     for (const t of TABLES) {
-      for (const [id, priority] of this.firstReadyIds(t, limit).all(queueId) as [number, number][]) picks.push({ id, priority, table: t });
+      for (const [id, priority] of this.firstReadyIds(t, limit).all(queueId) as [number, number][])
+        picks.push({ id, priority, table: t });
     }
     if (picks.length > limit) picks.sort((a, b) => b.priority - a.priority || a.id - b.id).splice(limit);
     else if (picks.length > 1) picks.sort((a, b) => b.priority - a.priority || a.id - b.id);
@@ -132,7 +133,10 @@ export class MessageStore {
       const m = this.get(only.id, only.table);
       return m ? [m] : [];
     }
-    const rows = this.rowsByIds(picks.map((p) => [p.id, p.table] as [number, MessageTable]), true);
+    const rows = this.rowsByIds(
+      picks.map((p) => [p.id, p.table] as [number, MessageTable]),
+      true,
+    );
     return picks.map((p) => rows.get(p.id)).filter((m): m is StoredMessage => m !== undefined);
   }
 
@@ -148,7 +152,9 @@ export class MessageStore {
     if (!stmt) {
       const limitSql = key === -1 ? '?' : String(n);
       stmt = this.db
-        .prepare(`SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 ORDER BY priority DESC, lookup_id LIMIT ${limitSql}`)
+        .prepare(
+          `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 ORDER BY priority DESC, lookup_id LIMIT ${limitSql}`,
+        )
         .raw(true);
       cache.set(key, stmt);
     }
@@ -162,7 +168,9 @@ export class MessageStore {
   }
 
   byCorrelation(correlationId: string): StoredMessage[] {
-    return TABLES.flatMap((t) => (this.tables[t].byCorrelation.all(correlationId) as unknown[][]).map((r) => fromRaw(r, t)));
+    return TABLES.flatMap((t) =>
+      (this.tables[t].byCorrelation.all(correlationId) as unknown[][]).map((r) => fromRaw(r, t)),
+    );
   }
 
   byMessageId(msgId: string): StoredMessage[] {
@@ -171,7 +179,9 @@ export class MessageStore {
 
   /** Messages of a conversation, without bodies. */
   byConversation(conversation: string): StoredMessage[] {
-    return TABLES.flatMap((t) => (this.tables[t].byConversation.all(conversation) as unknown[][]).map((r) => fromRaw(r, t)));
+    return TABLES.flatMap((t) =>
+      (this.tables[t].byConversation.all(conversation) as unknown[][]).map((r) => fromRaw(r, t)),
+    );
   }
 
   /**
@@ -180,10 +190,16 @@ export class MessageStore {
    */
   removalChunk(table: MessageTable, queueId: number, skip: readonly number[], retained: boolean): RemovalChunk {
     const s = this.tables[table];
-    const rows = (retained ? s.retainedChunk.all(queueId) : s.readyChunk.all(queueId, JSON.stringify(skip))) as [number, number][];
+    const rows = (retained ? s.retainedChunk.all(queueId) : s.readyChunk.all(queueId, JSON.stringify(skip))) as [
+      number,
+      number,
+    ][];
     const lookupIds = rows.map((r) => r[0]);
     const bytes = rows.reduce((sum, r) => sum + r[1], 0);
-    const owing = retained || rows.length === 0 ? [] : (s.owingNacks.all(JSON.stringify(lookupIds)) as unknown[][]).map((r) => fromRaw(r, table));
+    const owing =
+      retained || rows.length === 0
+        ? []
+        : (s.owingNacks.all(JSON.stringify(lookupIds)) as unknown[][]).map((r) => fromRaw(r, table));
     return { lookupIds, bytes, owing };
   }
 
@@ -234,15 +250,19 @@ export class MessageStore {
   }
 
   /** Rows for (lookup ID, table) pairs, one statement per table. */
-  private rowsByIds(ids: readonly [number, MessageTable, ...unknown[]][], withBody: boolean): Map<number, StoredMessage> {
+  private rowsByIds(
+    ids: readonly [number, MessageTable, ...unknown[]][],
+    withBody: boolean,
+  ): Map<number, StoredMessage> {
     const cols = withBody ? allColumns() : columnsWithoutBody();
     const rows = new Map<number, StoredMessage>();
     for (const t of TABLES) {
       const wanted = ids.filter((i) => i[1] === t).map((i) => i[0]);
       if (wanted.length === 0) continue;
-      const found = this.statement(`SELECT ${cols} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`, true).all(
-        JSON.stringify(wanted),
-      ) as unknown[][];
+      const found = this.statement(
+        `SELECT ${cols} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`,
+        true,
+      ).all(JSON.stringify(wanted)) as unknown[][];
       for (const row of found) rows.set(row[0] as number, fromRaw(row, t));
     }
     return rows;
@@ -264,7 +284,9 @@ export class MessageStore {
     const scanLimit = fromEnd ? Math.min(limit, knownTotal - offset) : limit;
     const order = scanDescending ? 'priority ASC, lookup_id DESC' : 'priority DESC, lookup_id ASC';
     // Merging the two tables costs three times a walk of one; most queues hold one kind of delivery only.
-    const present = TABLES.filter((t) => this.statement(`SELECT 1 FROM ${t}.messages WHERE queue_id = ? AND status = 1 LIMIT 1`, true).get(queueId));
+    const present = TABLES.filter((t) =>
+      this.statement(`SELECT 1 FROM ${t}.messages WHERE queue_id = ? AND status = 1 LIMIT 1`, true).get(queueId),
+    );
     const sql =
       present.length === 1
         ? `SELECT lookup_id, '${present[0]}', priority FROM ${present[0]}.messages WHERE queue_id = ? AND status = 1 ORDER BY ${order} LIMIT ? OFFSET ?`
@@ -294,7 +316,11 @@ export class MessageStore {
 
 function hasFilter(filter: BrowseQuery['filter']): boolean {
   return Boolean(
-    filter.label || filter.bodyText || (filter.classCodes && filter.classCodes.length > 0) || filter.arrivedFromMs !== undefined || filter.arrivedToMs !== undefined,
+    filter.label ||
+    filter.bodyText ||
+    (filter.classCodes && filter.classCodes.length > 0) ||
+    filter.arrivedFromMs !== undefined ||
+    filter.arrivedToMs !== undefined,
   );
 }
 

@@ -60,7 +60,9 @@ export class QueueStore {
       ),
       remove: db.prepare(`DELETE FROM queues WHERE id = ?`),
       metaGet: db.prepare(`SELECT value FROM meta WHERE key = ?`),
-      metaSet: db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`),
+      metaSet: db.prepare(
+        `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      ),
       settingsAll: db.prepare(`SELECT name, value, pending FROM settings`),
       settingSet: db.prepare(
         `INSERT INTO settings (name, value, pending) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, pending = excluded.pending`,

@@ -9,7 +9,8 @@ export function createBridgeClient(bridge: QueuekeeperBridge): ConsoleClient {
   const api = {} as Record<OperationName, (input: unknown) => Promise<unknown>>;
   for (const name of operationNames) {
     api[name] = async (input: unknown) => {
-      if (closed) throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service is closed.' });
+      if (closed)
+        throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service is closed.' });
       const call = bridge[name] as (input: unknown) => Promise<Parameters<typeof unwrap>[0]>;
       return unwrap(await call(input ?? {}));
     };

@@ -3,7 +3,15 @@
  * WebSocket while it is open (no CORS needed for a remote service) and fall back to `POST /api/v1/<op>`;
  * events arrive on the same socket, which reconnects with backoff.
  */
-import { API_PREFIX, WEBSOCKET_PATH, eventSchema, operationNames, type ApiClient, type Envelope, type OperationName } from '@qk/api';
+import {
+  API_PREFIX,
+  WEBSOCKET_PATH,
+  eventSchema,
+  operationNames,
+  type ApiClient,
+  type Envelope,
+  type OperationName,
+} from '@qk/api';
 import { ApiError, unwrap, type ConsoleClient, type EventListener } from './console-client.js';
 
 /** Where the service is and how to prove we may talk to it. */
@@ -77,7 +85,12 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
       socket = null;
       for (const [id, call] of pending) {
         pending.delete(id);
-        call.reject(new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service was lost during the call.' }));
+        call.reject(
+          new ApiError({
+            code: 'SERVICE_NOT_AVAILABLE',
+            message: 'The connection to the service was lost during the call.',
+          }),
+        );
       }
       settleWaiters(false);
       if (wasOpen) notifyConnection(false);
@@ -109,13 +122,25 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
       return;
     }
     if (typeof frame !== 'object' || frame === null) return;
-    const f = frame as { type?: unknown; id?: unknown; ok?: unknown; value?: unknown; error?: unknown; event?: unknown };
+    const f = frame as {
+      type?: unknown;
+      id?: unknown;
+      ok?: unknown;
+      value?: unknown;
+      error?: unknown;
+      event?: unknown;
+    };
     if (f.type === 'result' && typeof f.id === 'number') {
       const call = pending.get(f.id);
       if (!call) return;
       pending.delete(f.id);
       if (f.ok === true) call.resolve(f.value);
-      else call.reject(new ApiError((f.error as { code: string; message: string }) ?? { code: 'INTERNAL', message: 'Malformed error frame.' }));
+      else
+        call.reject(
+          new ApiError(
+            (f.error as { code: string; message: string }) ?? { code: 'INTERNAL', message: 'Malformed error frame.' },
+          ),
+        );
       return;
     }
     if (f.type === 'event') {
@@ -144,19 +169,26 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
         body: JSON.stringify(input ?? {}),
       });
     } catch (error) {
-      throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: `The service at ${base} cannot be reached (${String(error)}).` });
+      throw new ApiError({
+        code: 'SERVICE_NOT_AVAILABLE',
+        message: `The service at ${base} cannot be reached (${String(error)}).`,
+      });
     }
     let envelope: Envelope<unknown>;
     try {
       envelope = (await response.json()) as Envelope<unknown>;
     } catch {
-      throw new ApiError({ code: 'INTERNAL', message: `The service answered HTTP ${response.status} without a JSON envelope.` });
+      throw new ApiError({
+        code: 'INTERNAL',
+        message: `The service answered HTTP ${response.status} without a JSON envelope.`,
+      });
     }
     return unwrap(envelope);
   }
 
   async function call(op: OperationName, input: unknown): Promise<unknown> {
-    if (closed) throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service is closed.' });
+    if (closed)
+      throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service is closed.' });
     if (callsOverSocket && (await socketReady())) {
       const ws = socket;
       if (ws && open) {

@@ -5,7 +5,11 @@
 const STORAGE_KEY = 'queuekeeper.token';
 
 /** The token from the URL hash or this tab's session, or null when the login step must ask. */
-export function takeToken(loc: Location = window.location, history: History = window.history, storage: Storage = window.sessionStorage): string | null {
+export function takeToken(
+  loc: Location = window.location,
+  history: History = window.history,
+  storage: Storage = window.sessionStorage,
+): string | null {
   const match = /(?:^#|&)token=([^&]+)/.exec(loc.hash);
   if (match?.[1]) {
     const token = decodeURIComponent(match[1]);

@@ -57,11 +57,21 @@ function isDeadLetterPath(path: string): boolean {
 
 function nodeActions(store: AppStore, state: AppState, ref: NodeRef): ActionItem[] {
   const s = store.getState;
-  const refresh: ActionItem = { id: 'refresh', label: 'Refresh', shortcut: 'F5', run: () => attempt(store, 'Refresh', () => s().refreshAll()) };
+  const refresh: ActionItem = {
+    id: 'refresh',
+    label: 'Refresh',
+    shortcut: 'F5',
+    run: () => attempt(store, 'Refresh', () => s().refreshAll()),
+  };
   const computer = ref.computer;
   const remote = state.computers.find((c) => c.key === computer && !c.local);
   const computerItems: ActionItem[] = [
-    { id: 'computerProperties', label: 'Properties', shortcut: 'Alt+Enter', run: () => s().openDialog({ kind: 'computerProperties', computer }) },
+    {
+      id: 'computerProperties',
+      label: 'Properties',
+      shortcut: 'Alt+Enter',
+      run: () => s().openDialog({ kind: 'computerProperties', computer }),
+    },
     { id: 'restart', label: 'Restart Message Queuing', run: () => restart(store, computer) },
     { id: 'connect', label: 'Connect to another computer…', run: () => s().openDialog({ kind: 'connect' }) },
     ...(remote ? [{ id: 'disconnect', label: 'Disconnect', run: () => s().disconnectComputer(computer) }] : []),
@@ -71,9 +81,23 @@ function nodeActions(store: AppStore, state: AppState, ref: NodeRef): ActionItem
     case 'msmq':
       return [...computerItems, refresh];
     case 'private':
-      return [{ id: 'newPrivateQueue', label: 'New private queue…', run: () => s().openDialog({ kind: 'newQueue', computer, queueType: 'private' }) }, refresh];
+      return [
+        {
+          id: 'newPrivateQueue',
+          label: 'New private queue…',
+          run: () => s().openDialog({ kind: 'newQueue', computer, queueType: 'private' }),
+        },
+        refresh,
+      ];
     case 'public':
-      return [{ id: 'newPublicQueue', label: 'New public queue…', run: () => s().openDialog({ kind: 'newQueue', computer, queueType: 'public' }) }, refresh];
+      return [
+        {
+          id: 'newPublicQueue',
+          label: 'New public queue…',
+          run: () => s().openDialog({ kind: 'newQueue', computer, queueType: 'public' }),
+        },
+        refresh,
+      ];
     case 'outgoing':
     case 'system':
       return [refresh];
@@ -83,7 +107,9 @@ function nodeActions(store: AppStore, state: AppState, ref: NodeRef): ActionItem
       const caption = nodeCaption(ref, '');
       return [
         { id: 'purge', label: 'Purge…', run: () => confirmPurge(store, computer, path, count, caption) },
-        ...(isDeadLetterPath(path) ? [{ id: 'resendAll', label: 'Resend all to destination…', run: () => confirmResend(store, count) }] : []),
+        ...(isDeadLetterPath(path)
+          ? [{ id: 'resendAll', label: 'Resend all to destination…', run: () => confirmResend(store, count) }]
+          : []),
         { id: 'import', label: 'Import messages…', run: () => s().openDialog({ kind: 'import', computer, path }) },
         refresh,
       ];
@@ -96,14 +122,43 @@ function nodeActions(store: AppStore, state: AppState, ref: NodeRef): ActionItem
       const name = queueShortName(path);
       const items: ActionItem[] = [];
       if (ref.kind !== 'journalMessages') {
-        items.push({ id: 'sendTest', label: 'Send test message…', run: () => s().openDialog({ kind: 'sendTest', computer, path }) });
-        items.push({ id: 'purge', label: 'Purge queue messages…', run: () => confirmPurge(store, computer, path, queue?.messageCount ?? 0, `${name} › Queue messages`) });
+        items.push({
+          id: 'sendTest',
+          label: 'Send test message…',
+          run: () => s().openDialog({ kind: 'sendTest', computer, path }),
+        });
+        items.push({
+          id: 'purge',
+          label: 'Purge queue messages…',
+          run: () => confirmPurge(store, computer, path, queue?.messageCount ?? 0, `${name} › Queue messages`),
+        });
       }
       if (ref.kind !== 'queueMessages') {
-        items.push({ id: 'purgeJournal', label: 'Purge journal messages…', run: () => confirmPurge(store, computer, `${path}\\JOURNAL$`, queue?.journalMessageCount ?? 0, `${name} › Journal messages`) });
+        items.push({
+          id: 'purgeJournal',
+          label: 'Purge journal messages…',
+          run: () =>
+            confirmPurge(
+              store,
+              computer,
+              `${path}\\JOURNAL$`,
+              queue?.journalMessageCount ?? 0,
+              `${name} › Journal messages`,
+            ),
+        });
       }
-      if (ref.kind === 'queueMessages') items.push({ id: 'import', label: 'Import messages…', run: () => s().openDialog({ kind: 'import', computer, path }) });
-      items.push({ id: 'queueProperties', label: 'Properties', shortcut: 'Alt+Enter', run: () => s().openDialog({ kind: 'queueProperties', computer, path }) });
+      if (ref.kind === 'queueMessages')
+        items.push({
+          id: 'import',
+          label: 'Import messages…',
+          run: () => s().openDialog({ kind: 'import', computer, path }),
+        });
+      items.push({
+        id: 'queueProperties',
+        label: 'Properties',
+        shortcut: 'Alt+Enter',
+        run: () => s().openDialog({ kind: 'queueProperties', computer, path }),
+      });
       if (ref.kind === 'queue') {
         items.push({
           id: 'deleteQueue',
@@ -178,10 +233,21 @@ function selectionActions(store: AppStore, state: AppState): ActionItem[] {
   const count = state.selectedCount();
   if (!target || count === 0) return [];
   const items: ActionItem[] = [];
-  if (count === 1) items.push({ id: 'messageProperties', label: 'Properties', shortcut: 'Enter', run: () => openSelectedProperties(store) });
+  if (count === 1)
+    items.push({
+      id: 'messageProperties',
+      label: 'Properties',
+      shortcut: 'Enter',
+      run: () => openSelectedProperties(store),
+    });
   items.push({ id: 'deleteMessages', label: 'Delete', shortcut: 'Del', run: () => confirmDeleteSelected(store) });
-  items.push({ id: 'moveMessages', label: 'Move to another queue…', run: () => store.getState().openDialog({ kind: 'move', computer: target.computer, path: target.path }) });
-  if (isDeadLetterPath(target.path)) items.push({ id: 'resend', label: 'Resend to destination…', run: () => confirmResend(store, count) });
+  items.push({
+    id: 'moveMessages',
+    label: 'Move to another queue…',
+    run: () => store.getState().openDialog({ kind: 'move', computer: target.computer, path: target.path }),
+  });
+  if (isDeadLetterPath(target.path))
+    items.push({ id: 'resend', label: 'Resend to destination…', run: () => confirmResend(store, count) });
   items.push({
     id: 'export',
     label: 'Export…',
@@ -202,11 +268,22 @@ export function buildActions(store: AppStore): ActionsModel {
   const ref = parseNodeId(selected);
   const computerName = state.computers.find((c) => c.key === ref.computer)?.name ?? '';
   const count = state.selectedCount();
-  const single = count === 1 ? state.pages && Object.values(state.pages).flat().find((m) => state.selection[m.lookupId]) : undefined;
+  const single =
+    count === 1
+      ? state.pages &&
+        Object.values(state.pages)
+          .flat()
+          .find((m) => state.selection[m.lookupId])
+      : undefined;
   return {
     nodeTitle: nodeCaption(ref, computerName),
     nodeActions: nodeActions(store, state, ref),
-    selectionTitle: count === 0 ? null : count === 1 ? single?.label || 'Selected message' : `${formatCount(count)} selected messages`,
+    selectionTitle:
+      count === 0
+        ? null
+        : count === 1
+          ? single?.label || 'Selected message'
+          : `${formatCount(count)} selected messages`,
     selectionActions: selectionActions(store, state),
   };
 }

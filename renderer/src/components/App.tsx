@@ -35,7 +35,10 @@ function useGlobalKeys() {
       } else if (event.altKey && event.key === 'Enter' && !s.dialog) {
         event.preventDefault();
         if (s.selectedCount() === 1 && document.activeElement?.closest('.message-grid')) openSelectedProperties(store);
-        else buildActions(store).nodeActions.find((a) => a.id === 'queueProperties' || a.id === 'computerProperties')?.run();
+        else
+          buildActions(store)
+            .nodeActions.find((a) => a.id === 'queueProperties' || a.id === 'computerProperties')
+            ?.run();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -54,13 +57,30 @@ export function App({ showMenuBar = true }: { showMenuBar?: boolean }) {
         {showMenuBar && <MenuBar />}
         <Toolbar />
         <Notices />
-        <main className="panes" style={{ gridTemplateColumns: `${sizes.tree}px 5px minmax(200px, 1fr) 5px ${sizes.actions}px` }}>
+        <main
+          className="panes"
+          style={{ gridTemplateColumns: `${sizes.tree}px 5px minmax(200px, 1fr) 5px ${sizes.actions}px` }}
+        >
           <nav className="tree-pane" aria-label="Console tree">
             <TreePane />
           </nav>
-          <Splitter width={sizes.tree} side="left" min={160} max={600} label="Resize console tree" onResize={(tree) => setSizes({ tree })} />
+          <Splitter
+            width={sizes.tree}
+            side="left"
+            min={160}
+            max={600}
+            label="Resize console tree"
+            onResize={(tree) => setSizes({ tree })}
+          />
           <ResultPane />
-          <Splitter width={sizes.actions} side="right" min={140} max={420} label="Resize actions pane" onResize={(actions) => setSizes({ actions })} />
+          <Splitter
+            width={sizes.actions}
+            side="right"
+            min={140}
+            max={420}
+            label="Resize actions pane"
+            onResize={(actions) => setSizes({ actions })}
+          />
           <ActionsPane />
         </main>
         <StatusBar />

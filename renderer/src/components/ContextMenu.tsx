@@ -16,13 +16,27 @@ export function ContextMenuHost({ children }: { children: ReactNode }) {
   return (
     <MenuContext.Provider value={(x, y, items) => setMenu(items.length > 0 ? { x, y, items } : null)}>
       {children}
-      {menu && <PopupMenu x={menu.x} y={menu.y} items={menu.items} onClose={() => setMenu(null)} label="Context menu" />}
+      {menu && (
+        <PopupMenu x={menu.x} y={menu.y} items={menu.items} onClose={() => setMenu(null)} label="Context menu" />
+      )}
     </MenuContext.Provider>
   );
 }
 
 /** A keyboard-operable popup menu (also used by the menu bar). */
-export function PopupMenu({ x, y, items, onClose, label }: { x: number; y: number; items: ActionItem[]; onClose: () => void; label: string }) {
+export function PopupMenu({
+  x,
+  y,
+  items,
+  onClose,
+  label,
+}: {
+  x: number;
+  y: number;
+  items: ActionItem[];
+  onClose: () => void;
+  label: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   useEffect(() => {

@@ -33,17 +33,36 @@ export function FilterBar() {
   }, [visible, focusTick]);
 
   if (!visible) return null;
-  const classValue = filter.classCodes.length === 1 ? String(filter.classCodes[0]) : filter.classCodes.length > 1 ? 'nack' : '';
+  const classValue =
+    filter.classCodes.length === 1 ? String(filter.classCodes[0]) : filter.classCodes.length > 1 ? 'nack' : '';
   return (
     <div className="filter-bar" role="search" aria-label="Filter messages">
-      <input ref={labelRef} type="search" placeholder="Label contains…" aria-label="Label contains" value={label} onChange={(e) => setLabel(e.target.value)} />
-      <input type="search" placeholder="Body contains…" aria-label="Body contains" value={bodyText} onChange={(e) => setBodyText(e.target.value)} />
+      <input
+        ref={labelRef}
+        type="search"
+        placeholder="Label contains…"
+        aria-label="Label contains"
+        value={label}
+        onChange={(e) => setLabel(e.target.value)}
+      />
+      <input
+        type="search"
+        placeholder="Body contains…"
+        aria-label="Body contains"
+        value={bodyText}
+        onChange={(e) => setBodyText(e.target.value)}
+      />
       <select
         aria-label="Class"
         value={classValue}
         onChange={(e) => {
           const v = e.target.value;
-          const codes = v === '' ? [] : v === 'nack' ? knownClasses.filter((c) => (c.code & 0x8000) !== 0).map((c) => c.code) : [Number(v)];
+          const codes =
+            v === ''
+              ? []
+              : v === 'nack'
+                ? knownClasses.filter((c) => (c.code & 0x8000) !== 0).map((c) => c.code)
+                : [Number(v)];
           store.getState().setFilter({ classCodes: codes });
         }}
       >
@@ -57,11 +76,23 @@ export function FilterBar() {
       </select>
       <label className="inline-label">
         Arrived from
-        <input type="datetime-local" step="1" aria-label="Arrived from" value={filter.arrivedFrom} onChange={(e) => store.getState().setFilter({ arrivedFrom: e.target.value })} />
+        <input
+          type="datetime-local"
+          step="1"
+          aria-label="Arrived from"
+          value={filter.arrivedFrom}
+          onChange={(e) => store.getState().setFilter({ arrivedFrom: e.target.value })}
+        />
       </label>
       <label className="inline-label">
         to
-        <input type="datetime-local" step="1" aria-label="Arrived to" value={filter.arrivedTo} onChange={(e) => store.getState().setFilter({ arrivedTo: e.target.value })} />
+        <input
+          type="datetime-local"
+          step="1"
+          aria-label="Arrived to"
+          value={filter.arrivedTo}
+          onChange={(e) => store.getState().setFilter({ arrivedTo: e.target.value })}
+        />
       </label>
       <button type="button" onClick={() => store.getState().setFilter(emptyFilter)}>
         Clear

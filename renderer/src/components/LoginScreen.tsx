@@ -20,11 +20,19 @@ export function LoginScreen({ onToken, error }: { onToken: (token: string) => vo
         </div>
         <div className="dialog-body">
           <p>
-            Open the address that <code>npm start</code> or <code>qk service start</code> printed (it carries the token), or paste the token from the data folder's <code>token</code> file.
+            Open the address that <code>npm start</code> or <code>qk service start</code> printed (it carries the
+            token), or paste the token from the data folder's <code>token</code> file.
           </p>
           <label className="form-row">
             <span>Token</span>
-            <input autoFocus type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} aria-label="Token" />
+            <input
+              autoFocus
+              type="password"
+              autoComplete="off"
+              value={token}
+              onChange={(e) => setToken(e.target.value)}
+              aria-label="Token"
+            />
           </label>
           {error && (
             <p className="dialog-error" role="alert">

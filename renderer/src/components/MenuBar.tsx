@@ -64,7 +64,8 @@ export function MenuBar() {
           onKeyDown={(e) => {
             const index = MENUS.indexOf(name);
             if (e.key === 'ArrowRight') refs.current[MENUS[(index + 1) % MENUS.length] as string]?.focus();
-            else if (e.key === 'ArrowLeft') refs.current[MENUS[(index + MENUS.length - 1) % MENUS.length] as string]?.focus();
+            else if (e.key === 'ArrowLeft')
+              refs.current[MENUS[(index + MENUS.length - 1) % MENUS.length] as string]?.focus();
             else if (e.key === 'ArrowDown') show(name);
             else return;
             e.preventDefault();
@@ -73,7 +74,9 @@ export function MenuBar() {
           {name}
         </button>
       ))}
-      {open && <PopupMenu x={open.x} y={open.y} items={itemsFor(open.name)} label={open.name} onClose={() => setOpen(null)} />}
+      {open && (
+        <PopupMenu x={open.x} y={open.y} items={itemsFor(open.name)} label={open.name} onClose={() => setOpen(null)} />
+      )}
     </nav>
   );
 }

@@ -33,7 +33,15 @@ export function MessageList({ caption }: { caption: string }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const openMenu = useContextMenu();
   const count = total ?? 0;
-  const { rows: items, first, last, contentHeight, blockTop, pageRows, scrollToIndex } = useRowWindow(count, ROW_HEIGHT, HEADER_HEIGHT, scrollRef);
+  const {
+    rows: items,
+    first,
+    last,
+    contentHeight,
+    blockTop,
+    pageRows,
+    scrollToIndex,
+  } = useRowWindow(count, ROW_HEIGHT, HEADER_HEIGHT, scrollRef);
 
   // Back to the top when the list shows another queue, sort or filter (a new view, not a refresh).
   const viewKey = `${target?.computer}|${target?.path}|${sort.column}|${sort.descending}|${JSON.stringify(store.getState().filter)}`;
@@ -45,7 +53,10 @@ export function MessageList({ caption }: { caption: string }) {
     if (count > 0) store.getState().ensureRange(first, last);
   }, [first, last, count, generation, store]);
 
-  const columnVisibility = useMemo(() => Object.fromEntries(messageColumns.map((c) => [c.id as string, visibleColumns.includes(c.id as string)])), [visibleColumns]);
+  const columnVisibility = useMemo(
+    () => Object.fromEntries(messageColumns.map((c) => [c.id as string, visibleColumns.includes(c.id as string)])),
+    [visibleColumns],
+  );
   const table = useReactTable({
     // The table models columns, order, visibility and sizes; rows are rendered by MessageRow from the pages.
     data: EMPTY_ROWS,
@@ -59,7 +70,11 @@ export function MessageList({ caption }: { caption: string }) {
     state: { columnVisibility, columnOrder: visibleColumns, columnSizing: columnSizes },
     onColumnSizingChange: (updater) => {
       const current = store.getState().columnSizes;
-      store.getState().setColumnSizes(typeof updater === 'function' ? (updater as (old: ColumnSizingState) => ColumnSizingState)(current) : updater);
+      store
+        .getState()
+        .setColumnSizes(
+          typeof updater === 'function' ? (updater as (old: ColumnSizingState) => ColumnSizingState)(current) : updater,
+        );
     },
   });
   const visibleLeafColumns = table.getVisibleLeafColumns();
@@ -112,7 +127,11 @@ export function MessageList({ caption }: { caption: string }) {
         break;
       case 'ContextMenu': {
         const rect = scrollRef.current?.getBoundingClientRect();
-        openMenu((rect?.left ?? 0) + 40, (rect?.top ?? 0) + HEADER_HEIGHT + (current - first + 1) * ROW_HEIGHT, buildActions(store).selectionActions);
+        openMenu(
+          (rect?.left ?? 0) + 40,
+          (rect?.top ?? 0) + HEADER_HEIGHT + (current - first + 1) * ROW_HEIGHT,
+          buildActions(store).selectionActions,
+        );
         break;
       }
       default:
@@ -121,14 +140,19 @@ export function MessageList({ caption }: { caption: string }) {
     event.preventDefault();
   };
 
-  const onRowMouseDown = useCallback((event: MouseEvent, index: number) => {
-    if (event.button === 2) {
-      const row = store.getState().messageAt(index);
-      if (row && !store.getState().selection[row.lookupId]) store.getState().selectIndex(index, 'replace');
-      return;
-    }
-    store.getState().selectIndex(index, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'replace');
-  }, [store]);
+  const onRowMouseDown = useCallback(
+    (event: MouseEvent, index: number) => {
+      if (event.button === 2) {
+        const row = store.getState().messageAt(index);
+        if (row && !store.getState().selection[row.lookupId]) store.getState().selectIndex(index, 'replace');
+        return;
+      }
+      store
+        .getState()
+        .selectIndex(index, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'replace');
+    },
+    [store],
+  );
   const onRowDoubleClick = useCallback(() => openSelectedProperties(store), [store]);
 
   const onHeaderClick = (columnId: string) => {
@@ -155,7 +179,9 @@ export function MessageList({ caption }: { caption: string }) {
         aria-rowcount={count + 1}
         aria-multiselectable="true"
         tabIndex={0}
-        aria-activedescendant={focusIndex !== null && focusIndex >= first && focusIndex <= last ? `msg-row-${focusIndex}` : undefined}
+        aria-activedescendant={
+          focusIndex !== null && focusIndex >= first && focusIndex <= last ? `msg-row-${focusIndex}` : undefined
+        }
         onKeyDown={onKeyDown}
         onContextMenu={(e) => {
           e.preventDefault();
@@ -178,7 +204,11 @@ export function MessageList({ caption }: { caption: string }) {
               >
                 {flexRender(header.column.columnDef.header, header.getContext())}
                 {sorted && <span className="sort-mark">{sort.descending ? ' ▼' : ' ▲'}</span>}
-                <span className="resizer" onMouseDown={header.getResizeHandler()} onClick={(e) => e.stopPropagation()} />
+                <span
+                  className="resizer"
+                  onMouseDown={header.getResizeHandler()}
+                  onClick={(e) => e.stopPropagation()}
+                />
               </div>
             );
           })}
@@ -204,7 +234,11 @@ export function MessageList({ caption }: { caption: string }) {
             })}
           </div>
         </div>
-        {total === 0 && <div className="empty-note">There are no messages in this queue{isFiltered(store) ? ' that match the filter' : ''}.</div>}
+        {total === 0 && (
+          <div className="empty-note">
+            There are no messages in this queue{isFiltered(store) ? ' that match the filter' : ''}.
+          </div>
+        )}
       </div>
     </div>
   );
@@ -226,7 +260,16 @@ interface RowProps {
 }
 
 /** One message row; memoized so scrolling re-renders only the rows that enter the window. */
-const MessageRow = memo(function MessageRow({ index, top, message, selected, focused, columns, onMouseDown, onDoubleClick }: RowProps) {
+const MessageRow = memo(function MessageRow({
+  index,
+  top,
+  message,
+  selected,
+  focused,
+  columns,
+  onMouseDown,
+  onDoubleClick,
+}: RowProps) {
   return (
     <div
       id={`msg-row-${index}`}
@@ -243,8 +286,20 @@ const MessageRow = memo(function MessageRow({ index, top, message, selected, foc
           const value = column.accessorFn ? column.accessorFn(message, index) : undefined;
           const cell = column.columnDef.cell;
           return (
-            <div key={column.id} role="gridcell" className={`grid-cell align-${columnMeta(column.id).align}`} style={{ width: column.getSize() }}>
-              {typeof cell === 'function' ? flexRender(cell, { getValue: () => value, renderValue: () => value, row: { original: message, index }, column } as never) : String(value ?? '')}
+            <div
+              key={column.id}
+              role="gridcell"
+              className={`grid-cell align-${columnMeta(column.id).align}`}
+              style={{ width: column.getSize() }}
+            >
+              {typeof cell === 'function'
+                ? flexRender(cell, {
+                    getValue: () => value,
+                    renderValue: () => value,
+                    row: { original: message, index },
+                    column,
+                  } as never)
+                : String(value ?? '')}
             </div>
           );
         })

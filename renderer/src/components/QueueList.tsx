@@ -1,5 +1,12 @@
 /** The list of queues of a folder (Private Queues, Public Queues, Outgoing Queues, System Queues). */
-import { createColumnHelper, flexRender, getCoreRowModel, getSortedRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  getSortedRowModel,
+  useReactTable,
+  type SortingState,
+} from '@tanstack/react-table';
 import { useState, type KeyboardEvent } from 'react';
 import type { QueueInfo } from '@qk/model';
 import { buildActions } from '../commands/actions.js';
@@ -20,10 +27,33 @@ const queueColumns = [
   h.accessor((q) => displayName(q), { id: 'name', header: 'Name', size: 200 }),
   h.accessor('label', { id: 'label', header: 'Label', size: 160 }),
   h.accessor('messageCount', { id: 'messages', header: 'Messages', size: 90, cell: (c) => formatCount(c.getValue()) }),
-  h.accessor('journalMessageCount', { id: 'journal', header: 'Journal messages', size: 120, cell: (c) => formatCount(c.getValue()) }),
+  h.accessor('journalMessageCount', {
+    id: 'journal',
+    header: 'Journal messages',
+    size: 120,
+    cell: (c) => formatCount(c.getValue()),
+  }),
   h.accessor('bytes', { id: 'bytes', header: 'Bytes', size: 90, cell: (c) => formatBytes(c.getValue()) }),
-  h.accessor('quotaKB', { id: 'quota', header: 'Quota usage', size: 170, enableSorting: false, cell: (c) => <UsageBar compact usedBytes={c.row.original.bytes} limitKB={c.getValue()} label={`Quota usage of ${displayName(c.row.original)}`} /> }),
-  h.accessor('transactional', { id: 'transactional', header: 'Transactional', size: 100, cell: (c) => (c.getValue() ? 'Yes' : 'No') }),
+  h.accessor('quotaKB', {
+    id: 'quota',
+    header: 'Quota usage',
+    size: 170,
+    enableSorting: false,
+    cell: (c) => (
+      <UsageBar
+        compact
+        usedBytes={c.row.original.bytes}
+        limitKB={c.getValue()}
+        label={`Quota usage of ${displayName(c.row.original)}`}
+      />
+    ),
+  }),
+  h.accessor('transactional', {
+    id: 'transactional',
+    header: 'Transactional',
+    size: 100,
+    cell: (c) => (c.getValue() ? 'Yes' : 'No'),
+  }),
 ];
 const rightAligned = new Set(['messages', 'journal', 'bytes']);
 
@@ -33,15 +63,32 @@ export function QueueList({ computer, queues, caption }: { computer: string; que
   const openMenu = useContextMenu();
   const [sorting, setSorting] = useState<SortingState>([]);
   const [focused, setFocused] = useState(0);
-  const table = useReactTable({ data: queues, columns: queueColumns, state: { sorting }, onSortingChange: setSorting, getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel(), getRowId: (q) => q.path });
+  const table = useReactTable({
+    data: queues,
+    columns: queueColumns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+    getRowId: (q) => q.path,
+  });
   const rows = table.getRowModel().rows;
 
   const open = (queue: QueueInfo | undefined) => {
     if (!queue) return;
     const group = classifyQueue(queue);
-    store.getState().revealNode(group.group === 'system' ? nodeId(computer, 'systemQueue', queue.path) : nodeId(computer, 'queueMessages', queue.path));
+    store
+      .getState()
+      .revealNode(
+        group.group === 'system'
+          ? nodeId(computer, 'systemQueue', queue.path)
+          : nodeId(computer, 'queueMessages', queue.path),
+      );
   };
-  const nodeFor = (queue: QueueInfo) => (classifyQueue(queue).group === 'system' ? nodeId(computer, 'systemQueue', queue.path) : nodeId(computer, 'queue', queue.path));
+  const nodeFor = (queue: QueueInfo) =>
+    classifyQueue(queue).group === 'system'
+      ? nodeId(computer, 'systemQueue', queue.path)
+      : nodeId(computer, 'queue', queue.path);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowDown') setFocused((f) => Math.min(rows.length - 1, f + 1));
@@ -52,13 +99,27 @@ export function QueueList({ computer, queues, caption }: { computer: string; que
   };
 
   return (
-    <div className="grid queue-grid" role="grid" aria-label={caption} aria-rowcount={rows.length + 1} tabIndex={0} onKeyDown={onKeyDown} aria-activedescendant={rows[focused] ? `queue-row-${focused}` : undefined}>
+    <div
+      className="grid queue-grid"
+      role="grid"
+      aria-label={caption}
+      aria-rowcount={rows.length + 1}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      aria-activedescendant={rows[focused] ? `queue-row-${focused}` : undefined}
+    >
       <div className="grid-header" role="row" aria-rowindex={1} style={{ width: table.getTotalSize() }}>
         {table.getHeaderGroups()[0]?.headers.map((header) => (
           <div
             key={header.id}
             role="columnheader"
-            aria-sort={header.column.getIsSorted() === 'asc' ? 'ascending' : header.column.getIsSorted() === 'desc' ? 'descending' : 'none'}
+            aria-sort={
+              header.column.getIsSorted() === 'asc'
+                ? 'ascending'
+                : header.column.getIsSorted() === 'desc'
+                  ? 'descending'
+                  : 'none'
+            }
             className={`grid-cell header-cell sortable align-${rightAligned.has(header.id) ? 'right' : 'left'}`}
             style={{ width: header.getSize() }}
             onClick={header.column.getToggleSortingHandler()}
@@ -88,7 +149,12 @@ export function QueueList({ computer, queues, caption }: { computer: string; que
           }}
         >
           {row.getVisibleCells().map((cell) => (
-            <div key={cell.id} role="gridcell" className={`grid-cell align-${rightAligned.has(cell.column.id) ? 'right' : 'left'}`} style={{ width: cell.column.getSize() }}>
+            <div
+              key={cell.id}
+              role="gridcell"
+              className={`grid-cell align-${rightAligned.has(cell.column.id) ? 'right' : 'left'}`}
+              style={{ width: cell.column.getSize() }}
+            >
               {flexRender(cell.column.columnDef.cell, cell.getContext())}
             </div>
           ))}

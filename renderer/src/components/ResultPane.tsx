@@ -12,7 +12,9 @@ import { QueueList } from './QueueList.js';
 /** The result pane for the selected node. */
 export function ResultPane() {
   const selected = useAppStore((s) => s.selectedNodeId);
-  const computerName = useAppStore((s) => (selected ? (s.computers.find((c) => c.key === parseNodeId(selected).computer)?.name ?? '') : ''));
+  const computerName = useAppStore((s) =>
+    selected ? (s.computers.find((c) => c.key === parseNodeId(selected).computer)?.name ?? '') : '',
+  );
   if (!selected) return <div className="result-pane" />;
   const ref = parseNodeId(selected);
   const caption = nodeCaption(ref, computerName);
@@ -35,7 +37,9 @@ export function ResultPane() {
 function ResultHeader({ refNode, caption, isMessages }: { refNode: NodeRef; caption: string; isMessages: boolean }) {
   const total = useAppStore((s) => s.total);
   const filterActive = useAppStore((s) => isFilterActive(s.filter));
-  const queue = useAppStore((s) => (refNode.path ? s.queues[refNode.computer]?.find((q) => samePath(q.path, refNode.path ?? '')) : undefined));
+  const queue = useAppStore((s) =>
+    refNode.path ? s.queues[refNode.computer]?.find((q) => samePath(q.path, refNode.path ?? '')) : undefined,
+  );
   const selectedCount = useAppStore((s) => (isMessages ? s.selectedCount() : 0));
   const store = useStoreApi();
   let facts = '';
@@ -49,7 +53,12 @@ function ResultHeader({ refNode, caption, isMessages }: { refNode: NodeRef; capt
       <h1 className="result-title">{caption}</h1>
       {facts && <span className="result-facts">{facts}</span>}
       {isMessages && (
-        <button type="button" className="link-button" onClick={() => store.getState().setFilterVisible(!store.getState().filterVisible)} title="Filter (Ctrl+F)">
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => store.getState().setFilterVisible(!store.getState().filterVisible)}
+          title="Filter (Ctrl+F)"
+        >
           Filter…
         </button>
       )}
@@ -68,9 +77,22 @@ function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string })
     case 'outgoing':
       return <QueueList computer={c} queues={grouped[refNode.kind]} caption={caption} />;
     case 'system':
-      return <QueueList computer={c} queues={(['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const).map((k) => grouped.system[k]).filter((q) => q !== null)} caption={caption} />;
+      return (
+        <QueueList
+          computer={c}
+          queues={(['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const)
+            .map((k) => grouped.system[k])
+            .filter((q) => q !== null)}
+          caption={caption}
+        />
+      );
     case 'computer':
-      return <ChildList caption={caption} items={[{ id: nodeId(c, 'msmq'), kind: 'msmq', label: 'Message Queuing', count: null }]} />;
+      return (
+        <ChildList
+          caption={caption}
+          items={[{ id: nodeId(c, 'msmq'), kind: 'msmq', label: 'Message Queuing', count: null }]}
+        />
+      );
     case 'msmq':
       return (
         <ChildList
@@ -90,8 +112,18 @@ function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string })
         <ChildList
           caption={caption}
           items={[
-            { id: nodeId(c, 'queueMessages', refNode.path), kind: 'queueMessages', label: 'Queue messages', count: queue?.messageCount ?? 0 },
-            { id: nodeId(c, 'journalMessages', refNode.path), kind: 'journalMessages', label: 'Journal messages', count: queue?.journalMessageCount ?? 0 },
+            {
+              id: nodeId(c, 'queueMessages', refNode.path),
+              kind: 'queueMessages',
+              label: 'Queue messages',
+              count: queue?.messageCount ?? 0,
+            },
+            {
+              id: nodeId(c, 'journalMessages', refNode.path),
+              kind: 'journalMessages',
+              label: 'Journal messages',
+              count: queue?.journalMessageCount ?? 0,
+            },
           ]}
           countLabel="Messages"
         />
@@ -102,7 +134,15 @@ function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string })
   }
 }
 
-function ChildList({ caption, items, countLabel = '' }: { caption: string; items: Array<{ id: string; kind: NodeKind; label: string; count: number | null }>; countLabel?: string }) {
+function ChildList({
+  caption,
+  items,
+  countLabel = '',
+}: {
+  caption: string;
+  items: Array<{ id: string; kind: NodeKind; label: string; count: number | null }>;
+  countLabel?: string;
+}) {
   const store = useStoreApi();
   return (
     <div className="grid child-grid" role="grid" aria-label={caption} tabIndex={0}>
@@ -117,7 +157,12 @@ function ChildList({ caption, items, countLabel = '' }: { caption: string; items
         )}
       </div>
       {items.map((item, index) => (
-        <div key={item.id} role="row" className={`grid-row static${index % 2 ? ' odd' : ''}`} onDoubleClick={() => store.getState().revealNode(item.id)}>
+        <div
+          key={item.id}
+          role="row"
+          className={`grid-row static${index % 2 ? ' odd' : ''}`}
+          onDoubleClick={() => store.getState().revealNode(item.id)}
+        >
           <div role="gridcell" className="grid-cell" style={{ width: 260 }}>
             <NodeIcon kind={item.kind} /> {item.label}
           </div>

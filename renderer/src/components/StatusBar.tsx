@@ -9,20 +9,30 @@ export function StatusBar() {
   const store = useStoreApi();
   const computerKey = useAppStore((s) => (s.selectedNodeId ? parseNodeId(s.selectedNodeId).computer : LOCAL_COMPUTER));
   const computer = useAppStore((s) => s.computers.find((c) => c.key === computerKey));
-  const queueCount = useAppStore((s) => (s.queues[computerKey] ?? []).filter((q) => q.type === 'private' || q.type === 'public').length);
-  const machineQuota = useAppStore((s) => s.settings[computerKey]?.find((x) => x.name === 'MachineQuota')?.value ?? null);
+  const queueCount = useAppStore(
+    (s) => (s.queues[computerKey] ?? []).filter((q) => q.type === 'private' || q.type === 'public').length,
+  );
+  const machineQuota = useAppStore(
+    (s) => s.settings[computerKey]?.find((x) => x.name === 'MachineQuota')?.value ?? null,
+  );
   const jobs = useAppStore((s) => s.jobs);
   const status = computer?.status;
   const pending = status?.settingsPendingRestart ?? [];
   return (
     <footer className="status-bar" role="status" aria-live="polite">
-      <span className="status-item">{computer ? `${computer.name}${computer.connected ? '' : ' (not connected)'}` : 'Connecting…'}</span>
+      <span className="status-item">
+        {computer ? `${computer.name}${computer.connected ? '' : ' (not connected)'}` : 'Connecting…'}
+      </span>
       {status && (
         <>
-          <span className="status-item">{formatCount(queueCount)} {queueCount === 1 ? 'queue' : 'queues'}</span>
+          <span className="status-item">
+            {formatCount(queueCount)} {queueCount === 1 ? 'queue' : 'queues'}
+          </span>
           <span className="status-item" title="Storage used against MachineQuota">
             {formatKB(status.machineQuotaUsedKB)}
-            {machineQuota !== null ? ` of ${formatKB(machineQuota)} (MachineQuota, ${formatPercent(status.machineQuotaUsedKB / machineQuota)})` : ''}
+            {machineQuota !== null
+              ? ` of ${formatKB(machineQuota)} (MachineQuota, ${formatPercent(status.machineQuotaUsedKB / machineQuota)})`
+              : ''}
           </span>
           <span className="status-item" title="Duplicate-removal cache entries / capacity (RemoveDuplicateSize)">
             duplicate cache {formatCount(status.duplicateCache.entries)}/{formatCount(status.duplicateCache.capacity)}
@@ -40,7 +50,11 @@ export function StatusBar() {
           <span className="job-title">{job.title}</span>
           {job.state === 'running' ? (
             <>
-              <progress max={job.total ?? undefined} value={job.total === null ? undefined : job.done} aria-label={job.title} />
+              <progress
+                max={job.total ?? undefined}
+                value={job.total === null ? undefined : job.done}
+                aria-label={job.title}
+              />
               <span>{job.total === null ? '…' : `${formatCount(job.done)}/${formatCount(job.total)}`}</span>
               <button type="button" onClick={() => store.getState().cancelJob(job.id)}>
                 Cancel

@@ -30,7 +30,12 @@ function useNodeHistory() {
     setPosition(next);
     store.getState().revealNode(id);
   };
-  return { canBack: position > 0, canForward: position < history.current.length - 1, back: () => go(-1), forward: () => go(1) };
+  return {
+    canBack: position > 0,
+    canForward: position < history.current.length - 1,
+    back: () => go(-1),
+    forward: () => go(1),
+  };
 }
 
 /** The toolbar. */
@@ -42,11 +47,19 @@ export function Toolbar() {
   const nav = useNodeHistory();
   const model = buildActions(store);
   const node = (id: string) => model.nodeActions.find((a) => a.id === id);
-  const properties = model.selectionActions.find((a) => a.id === 'messageProperties') ?? node('queueProperties') ?? node('computerProperties');
+  const properties =
+    model.selectionActions.find((a) => a.id === 'messageProperties') ??
+    node('queueProperties') ??
+    node('computerProperties');
   const remove = model.selectionActions.find((a) => a.id === 'deleteMessages') ?? node('deleteQueue');
   const buttons = [
     { id: 'refresh', label: '⟳ Refresh', title: 'Refresh (F5)', run: node('refresh')?.run },
-    { id: 'properties', label: '▤ Properties', title: 'Properties (Alt+Enter)', run: properties?.id === 'messageProperties' ? () => openSelectedProperties(store) : properties?.run },
+    {
+      id: 'properties',
+      label: '▤ Properties',
+      title: 'Properties (Alt+Enter)',
+      run: properties?.id === 'messageProperties' ? () => openSelectedProperties(store) : properties?.run,
+    },
     { id: 'sendTest', label: '✉ Send test message', title: 'Send test message', run: node('sendTest')?.run },
     { id: 'purge', label: '⌫ Purge', title: 'Purge', run: (node('purge') ?? node('purgeJournal'))?.run },
     { id: 'delete', label: '✕ Delete', title: 'Delete (Del)', run: remove?.run },

@@ -15,7 +15,8 @@ import { errorText } from './error-text.js';
 const explanations: Record<string, string> = {
   XactDeadLetterAlways:
     'When 1, every transactional message that is not delivered or not received in time goes to the transactional dead-letter queue, even if the sender did not ask for dead-lettering (MSMQ 1.0 behaviour); when 0, only messages sent with the dead-letter flag do.',
-  RemoveDuplicateSize: 'How many recently arrived nontransactional message IDs are remembered to drop duplicates; 0 turns duplicate removal off.',
+  RemoveDuplicateSize:
+    'How many recently arrived nontransactional message IDs are remembered to drop duplicates; 0 turns duplicate removal off.',
   RemoveDuplicateCleanup: 'How long a message ID stays in the duplicate-removal cache.',
   LongLiveTime: 'The time-to-reach-queue given to messages sent without one.',
   MachineQuota: 'The most message data this computer stores in all its queues together.',
@@ -76,7 +77,13 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
             <strong>{name}</strong>
           </span>
           <span className="setting-input">
-            <input value={shown} aria-label={name} aria-invalid={invalid(s)} inputMode="numeric" onChange={(e) => setEdits({ ...edits, [name]: e.target.value })} />
+            <input
+              value={shown}
+              aria-label={name}
+              aria-invalid={invalid(s)}
+              inputMode="numeric"
+              onChange={(e) => setEdits({ ...edits, [name]: e.target.value })}
+            />
             <span className="muted">{s.unit}</span>
             {s.pending !== null && (
               <span className="pending-badge" title={`In effect now: ${s.value}`}>
@@ -86,7 +93,8 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
           </span>
         </label>
         <div className="setting-help">
-          {explanations[name] ?? s.description} Default {unitText(s, s.default)}; range {formatCount(s.min)}–{formatCount(s.max)} {s.unit}
+          {explanations[name] ?? s.description} Default {unitText(s, s.default)}; range {formatCount(s.min)}–
+          {formatCount(s.max)} {s.unit}
           {s.restartRequired ? '; takes effect after Message Queuing restarts.' : '; takes effect at once.'}
         </div>
       </div>
@@ -128,13 +136,21 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
               {row('MachineQuota')}
               {status && machineQuota && (
                 <Field label="Used">
-                  <UsageBar usedBytes={status.machineQuotaUsedKB * 1024} limitKB={machineQuota.value} label="MachineQuota usage" />
+                  <UsageBar
+                    usedBytes={status.machineQuotaUsedKB * 1024}
+                    limitKB={machineQuota.value}
+                    label="MachineQuota usage"
+                  />
                 </Field>
               )}
               {row('MachineJournalQuota')}
               {status && journalQuota && (
                 <Field label="Used">
-                  <UsageBar usedBytes={status.machineJournalQuotaUsedKB * 1024} limitKB={journalQuota.value} label="MachineJournalQuota usage" />
+                  <UsageBar
+                    usedBytes={status.machineJournalQuotaUsedKB * 1024}
+                    limitKB={journalQuota.value}
+                    label="MachineJournalQuota usage"
+                  />
                 </Field>
               )}
               {row('MaxMessageSize')}
@@ -180,7 +196,10 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
               <button type="button" onClick={() => void restart()} disabled={restarting}>
                 {restarting ? 'Restarting…' : 'Restart Message Queuing'}
               </button>
-              <p className="hint">Restarting applies pending settings; express messages are lost and the duplicate cache starts empty, as when the MSMQ service restarts.</p>
+              <p className="hint">
+                Restarting applies pending settings; express messages are lost and the duplicate cache starts empty, as
+                when the MSMQ service restarts.
+              </p>
             </>
           ),
         },

@@ -25,7 +25,14 @@ export function DialogHost() {
     case 'move':
       return <MoveDialog computer={dialog.computer} path={dialog.path} />;
     case 'confirm':
-      return <ConfirmDialog title={dialog.title} text={dialog.text} confirmLabel={dialog.confirmLabel} onConfirm={dialog.onConfirm} />;
+      return (
+        <ConfirmDialog
+          title={dialog.title}
+          text={dialog.text}
+          confirmLabel={dialog.confirmLabel}
+          onConfirm={dialog.onConfirm}
+        />
+      );
     case 'columns':
       return <ColumnsDialog />;
     case 'connect':

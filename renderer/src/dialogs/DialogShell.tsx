@@ -26,7 +26,20 @@ interface Props {
 }
 
 /** The dialog frame every property sheet and prompt uses. */
-export function DialogShell({ title, onClose, tabs, children, onOk, onApply, okLabel = 'OK', okDisabled, applyDisabled, error, width = 520, initialTab }: Props) {
+export function DialogShell({
+  title,
+  onClose,
+  tabs,
+  children,
+  onOk,
+  onApply,
+  okLabel = 'OK',
+  okDisabled,
+  applyDisabled,
+  error,
+  width = 520,
+  initialTab,
+}: Props) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const [tab, setTab] = useState(initialTab ?? tabs?.[0]?.id ?? '');
@@ -34,7 +47,9 @@ export function DialogShell({ title, onClose, tabs, children, onOk, onApply, okL
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
-    const first = ref.current?.querySelector<HTMLElement>('[data-autofocus], input:not([disabled]), select, textarea, [role="tab"][aria-selected="true"], button');
+    const first = ref.current?.querySelector<HTMLElement>(
+      '[data-autofocus], input:not([disabled]), select, textarea, [role="tab"][aria-selected="true"], button',
+    );
     first?.focus();
     return () => previous?.focus?.();
   }, []);
@@ -56,7 +71,9 @@ export function DialogShell({ title, onClose, tabs, children, onOk, onApply, okL
       onClose();
     } else if (event.key === 'Tab') {
       // Keep focus inside the modal.
-      const focusables = Array.from(ref.current?.querySelectorAll<HTMLElement>('button, input, select, textarea, [tabindex="0"], a[href]') ?? []).filter((e) => !e.hasAttribute('disabled'));
+      const focusables = Array.from(
+        ref.current?.querySelectorAll<HTMLElement>('button, input, select, textarea, [tabindex="0"], a[href]') ?? [],
+      ).filter((e) => !e.hasAttribute('disabled'));
       const firstEl = focusables[0];
       const lastEl = focusables[focusables.length - 1];
       if (event.shiftKey && document.activeElement === firstEl) {
@@ -72,7 +89,15 @@ export function DialogShell({ title, onClose, tabs, children, onOk, onApply, okL
   const active = tabs?.find((t) => t.id === tab) ?? tabs?.[0];
   return (
     <div className="dialog-backdrop">
-      <div ref={ref} className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} style={{ width }} onKeyDown={onKeyDown}>
+      <div
+        ref={ref}
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        style={{ width }}
+        onKeyDown={onKeyDown}
+      >
         <div className="dialog-title" id={titleId}>
           {title}
         </div>
@@ -91,7 +116,12 @@ export function DialogShell({ title, onClose, tabs, children, onOk, onApply, okL
                 onClick={() => setTab(t.id)}
                 onKeyDown={(e) => {
                   const index = tabs.findIndex((x) => x.id === t.id);
-                  const next = e.key === 'ArrowRight' ? tabs[(index + 1) % tabs.length] : e.key === 'ArrowLeft' ? tabs[(index - 1 + tabs.length) % tabs.length] : undefined;
+                  const next =
+                    e.key === 'ArrowRight'
+                      ? tabs[(index + 1) % tabs.length]
+                      : e.key === 'ArrowLeft'
+                        ? tabs[(index - 1 + tabs.length) % tabs.length]
+                        : undefined;
                   if (next) {
                     setTab(next.id);
                     document.getElementById(`${titleId}-tab-${next.id}`)?.focus();
@@ -104,7 +134,12 @@ export function DialogShell({ title, onClose, tabs, children, onOk, onApply, okL
             ))}
           </div>
         )}
-        <div className="dialog-body" role={tabs ? 'tabpanel' : undefined} id={`${titleId}-panel`} aria-labelledby={active ? `${titleId}-tab-${active.id}` : undefined}>
+        <div
+          className="dialog-body"
+          role={tabs ? 'tabpanel' : undefined}
+          id={`${titleId}-panel`}
+          aria-labelledby={active ? `${titleId}-tab-${active.id}` : undefined}
+        >
           {active ? active.render() : children}
         </div>
         {error && (

@@ -19,7 +19,9 @@ function remaining(fromIso: string, seconds: number | null, now: number): string
   if (seconds === null || seconds >= 0xffffffff) return 'Unlimited';
   const ends = new Date(fromIso).getTime() + seconds * 1000;
   const left = Math.round((ends - now) / 1000);
-  return left > 0 ? `${formatDuration(seconds)} — ${formatDuration(left)} left (until ${formatTime(new Date(ends).toISOString())})` : `${formatDuration(seconds)} — expired at ${formatTime(new Date(ends).toISOString())}`;
+  return left > 0
+    ? `${formatDuration(seconds)} — ${formatDuration(left)} left (until ${formatTime(new Date(ends).toISOString())})`
+    : `${formatDuration(seconds)} — expired at ${formatTime(new Date(ends).toISOString())}`;
 }
 
 function ClassText({ code }: { code: number }) {
@@ -46,7 +48,12 @@ function General({ m, deadLetter }: { m: MessageInfo; deadLetter: boolean }) {
       <Field label="">
         <span className="class-meaning">{classMeaning(m.classCode)}</span>
       </Field>
-      {deadLetter && <Field label="Dead letter">This message was moved to the dead-letter queue for the reason its class gives; Resend to destination sends it on again.</Field>}
+      {deadLetter && (
+        <Field label="Dead letter">
+          This message was moved to the dead-letter queue for the reason its class gives; Resend to destination sends it
+          on again.
+        </Field>
+      )}
       <Field label="Sent">
         <span title={m.sentTime}>{formatTime(m.sentTime)}</span>
       </Field>
@@ -57,7 +64,9 @@ function General({ m, deadLetter }: { m: MessageInfo; deadLetter: boolean }) {
       <Field label="Time to reach queue">{remaining(m.sentTime, m.timeToReachQueue, now)}</Field>
       <Field label="Time to be received">{remaining(m.sentTime, m.timeToBeReceived, now)}</Field>
       <Field label="Acknowledgment requested">{m.acknowledge}</Field>
-      <Field label="Journal / dead letter">{['None', 'Dead letter', 'Journal', 'Journal and dead letter'][m.journal] ?? m.journal}</Field>
+      <Field label="Journal / dead letter">
+        {['None', 'Dead letter', 'Journal', 'Journal and dead letter'][m.journal] ?? m.journal}
+      </Field>
       <Field label="Application-specific">{m.appSpecific}</Field>
       {m.conversation && <Field label="Conversation">{m.conversation}</Field>}
     </>
@@ -71,7 +80,9 @@ function Queues({ m }: { m: MessageInfo }) {
       <Field label="Destination queue">{m.destinationQueue}</Field>
       <Field label="Response queue">{m.responseQueue ?? none}</Field>
       <Field label="Administration queue">{m.adminQueue ?? none}</Field>
-      <Field label="Transaction">{m.transactional ? 'Sent in a transaction (transactional message)' : 'Not transactional'}</Field>
+      <Field label="Transaction">
+        {m.transactional ? 'Sent in a transaction (transactional message)' : 'Not transactional'}
+      </Field>
       <Field label="Correlation ID">{m.correlationId ? <span className="mono">{m.correlationId}</span> : none}</Field>
     </>
   );
@@ -90,7 +101,9 @@ function Sender({ m }: { m: MessageInfo }) {
 
 function Body({ m }: { m: MessageInfo }) {
   const kind = bodyKind(m.body);
-  const [view, setView] = useState<'text' | 'pretty' | 'hex'>(kind === 'json' || kind === 'xml' ? 'pretty' : kind === 'binary' ? 'hex' : 'text');
+  const [view, setView] = useState<'text' | 'pretty' | 'hex'>(
+    kind === 'json' || kind === 'xml' ? 'pretty' : kind === 'binary' ? 'hex' : 'text',
+  );
   const content = useMemo(() => {
     if (view === 'hex' || m.body === null) return hexDump(base64ToBytes(m.bodyBase64));
     if (view === 'pretty') return prettyBody(m.body, kind);
@@ -104,7 +117,13 @@ function Body({ m }: { m: MessageInfo }) {
       <div className="segmented" role="radiogroup" aria-label="Body view">
         {(['text', 'pretty', 'hex'] as const).map((v) => (
           <label key={v}>
-            <input type="radio" name="body-view" checked={view === v} disabled={v !== 'hex' && m.body === null} onChange={() => setView(v)} />
+            <input
+              type="radio"
+              name="body-view"
+              checked={view === v}
+              disabled={v !== 'hex' && m.body === null}
+              onChange={() => setView(v)}
+            />
             {v === 'text' ? 'Text' : v === 'pretty' ? (kind === 'xml' ? 'XML' : 'JSON') : 'Hex'}
           </label>
         ))}
@@ -116,7 +135,15 @@ function Body({ m }: { m: MessageInfo }) {
   );
 }
 
-function LocationList({ computer, locations, empty }: { computer: string; locations: MessageLocation[]; empty: string }) {
+function LocationList({
+  computer,
+  locations,
+  empty,
+}: {
+  computer: string;
+  locations: MessageLocation[];
+  empty: string;
+}) {
   const store = useStoreApi();
   if (locations.length === 0) return <p className="muted">{empty}</p>;
   return (
@@ -138,7 +165,11 @@ function LocationList({ computer, locations, empty }: { computer: string; locati
             <td title={l.message.arrivedTime}>{formatTime(l.message.arrivedTime)}</td>
             <td title={l.path}>{whereText(l.path)}</td>
             <td>
-              <button type="button" className="link-button" onClick={() => void store.getState().goToMessage(computer, l)}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void store.getState().goToMessage(computer, l)}
+              >
                 Go to message
               </button>
             </td>
@@ -158,14 +189,30 @@ function Acknowledgments({ m }: { m: MessageInfo }) {
         <p>
           This is an acknowledgment of the message <span className="mono">{m.correlationId ?? '(none)'}</span>.
         </p>
-        {details.originals === null ? <p className="muted">Looking for the original…</p> : <LocationList computer={details.computer} locations={details.originals} empty="The original message is no longer on this computer." />}
+        {details.originals === null ? (
+          <p className="muted">Looking for the original…</p>
+        ) : (
+          <LocationList
+            computer={details.computer}
+            locations={details.originals}
+            empty="The original message is no longer on this computer."
+          />
+        )}
       </>
     );
   }
   return (
     <>
       <p>Acknowledgments on this computer that name this message as their correlation ID:</p>
-      {details.acknowledgments === null ? <p className="muted">Looking for acknowledgments…</p> : <LocationList computer={details.computer} locations={details.acknowledgments} empty="No acknowledgment names this message." />}
+      {details.acknowledgments === null ? (
+        <p className="muted">Looking for acknowledgments…</p>
+      ) : (
+        <LocationList
+          computer={details.computer}
+          locations={details.acknowledgments}
+          empty="No acknowledgment names this message."
+        />
+      )}
     </>
   );
 }
@@ -197,7 +244,16 @@ export function MessagePropertiesDialog() {
       width={640}
       initialTab={isAcknowledgmentMessage(m, details?.path ?? '') ? 'acks' : 'general'}
       tabs={[
-        { id: 'general', label: 'General', render: () => <General m={m} deadLetter={(m.classCode & 0x8000) !== 0 && !isAcknowledgmentMessage(m, details?.path ?? '')} /> },
+        {
+          id: 'general',
+          label: 'General',
+          render: () => (
+            <General
+              m={m}
+              deadLetter={(m.classCode & 0x8000) !== 0 && !isAcknowledgmentMessage(m, details?.path ?? '')}
+            />
+          ),
+        },
         { id: 'queues', label: 'Queues', render: () => <Queues m={m} /> },
         { id: 'sender', label: 'Sender', render: () => <Sender m={m} /> },
         { id: 'body', label: 'Body', render: () => <Body m={m} /> },

@@ -38,7 +38,15 @@ export function NewQueueDialog({ computer, queueType }: { computer: string; queu
       onOk={async () => {
         try {
           const path = queuePath(queueType, queueName.trim());
-          await store.getState().createQueue(computer, { path, transactional, journal, ...(label ? { label } : {}), ...(quota.trim() ? { quotaKB: kbOrNull(quota) } : {}) });
+          await store
+            .getState()
+            .createQueue(computer, {
+              path,
+              transactional,
+              journal,
+              ...(label ? { label } : {}),
+              ...(quota.trim() ? { quotaKB: kbOrNull(quota) } : {}),
+            });
           return true;
         } catch (e) {
           setError(errorText(e));
@@ -49,12 +57,20 @@ export function NewQueueDialog({ computer, queueType }: { computer: string; queu
       <label className="form-row">
         <span>Queue name</span>
         <span className="path-input">
-          <span className="muted">{name}\{queueType === 'private' ? 'private$\\' : ''}</span>
-          <input aria-label="Queue name" value={queueName} onChange={(e) => setQueueName(e.target.value)} data-autofocus />
+          <span className="muted">
+            {name}\{queueType === 'private' ? 'private$\\' : ''}
+          </span>
+          <input
+            aria-label="Queue name"
+            value={queueName}
+            onChange={(e) => setQueueName(e.target.value)}
+            data-autofocus
+          />
         </span>
       </label>
       <label className="check-row">
-        <input type="checkbox" checked={transactional} onChange={(e) => setTransactional(e.target.checked)} /> Transactional
+        <input type="checkbox" checked={transactional} onChange={(e) => setTransactional(e.target.checked)} />{' '}
+        Transactional
       </label>
       <label className="check-row">
         <input type="checkbox" checked={journal} onChange={(e) => setJournal(e.target.checked)} /> Journal enabled
@@ -76,9 +92,13 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
   const store = useStoreApi();
   const queue = useAppStore((s) => s.queues[computer]?.find((q) => samePath(q.path, path)));
   const [label, setLabel] = useState(queue?.label ?? '');
-  const [quota, setQuota] = useState(queue?.quotaKB === null || queue?.quotaKB === undefined ? '' : String(queue.quotaKB));
+  const [quota, setQuota] = useState(
+    queue?.quotaKB === null || queue?.quotaKB === undefined ? '' : String(queue.quotaKB),
+  );
   const [journal, setJournal] = useState(queue?.journal ?? false);
-  const [journalQuota, setJournalQuota] = useState(queue?.journalQuotaKB === null || queue?.journalQuotaKB === undefined ? '' : String(queue.journalQuotaKB));
+  const [journalQuota, setJournalQuota] = useState(
+    queue?.journalQuotaKB === null || queue?.journalQuotaKB === undefined ? '' : String(queue.journalQuotaKB),
+  );
   const [retention, setRetention] = useState(queue?.retention ?? false);
   const [error, setError] = useState<string | null>(null);
   if (!queue) {
@@ -89,11 +109,25 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
     );
   }
   const system = classifyQueue(queue).group === 'system';
-  const changed = label !== queue.label || kbOrNull(quota) !== queue.quotaKB || journal !== queue.journal || kbOrNull(journalQuota) !== queue.journalQuotaKB || retention !== queue.retention;
+  const changed =
+    label !== queue.label ||
+    kbOrNull(quota) !== queue.quotaKB ||
+    journal !== queue.journal ||
+    kbOrNull(journalQuota) !== queue.journalQuotaKB ||
+    retention !== queue.retention;
   const apply = async (): Promise<boolean> => {
     if (!changed) return true;
     try {
-      await store.getState().updateQueue(computer, { path: queue.path, label, quotaKB: kbOrNull(quota), journal, journalQuotaKB: kbOrNull(journalQuota), retention });
+      await store
+        .getState()
+        .updateQueue(computer, {
+          path: queue.path,
+          label,
+          quotaKB: kbOrNull(quota),
+          journal,
+          journalQuotaKB: kbOrNull(journalQuota),
+          retention,
+        });
       setError(null);
       return true;
     } catch (e) {
@@ -120,23 +154,45 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
               <Field label="Format name">
                 <span className="mono">{queue.formatName}</span>
               </Field>
-              <Field label="Type">{queue.type === 'private' ? 'Private queue' : queue.type === 'public' ? 'Public queue' : queue.type === 'outgoing' ? 'Outgoing queue' : 'System queue'}</Field>
+              <Field label="Type">
+                {queue.type === 'private'
+                  ? 'Private queue'
+                  : queue.type === 'public'
+                    ? 'Public queue'
+                    : queue.type === 'outgoing'
+                      ? 'Outgoing queue'
+                      : 'System queue'}
+              </Field>
               <label className="form-row">
                 <span>Label</span>
                 <input value={label} disabled={system} onChange={(e) => setLabel(e.target.value)} maxLength={124} />
               </label>
               <label className="check-row">
-                <input type="checkbox" checked={queue.transactional} disabled readOnly /> Transactional (set when the queue is created; cannot change)
+                <input type="checkbox" checked={queue.transactional} disabled readOnly /> Transactional (set when the
+                queue is created; cannot change)
               </label>
               <label className="form-row">
                 <span>Limit message storage to (KB)</span>
-                <input value={quota} disabled={system} onChange={(e) => setQuota(e.target.value)} placeholder="unlimited" aria-invalid={!validKb(quota)} />
+                <input
+                  value={quota}
+                  disabled={system}
+                  onChange={(e) => setQuota(e.target.value)}
+                  placeholder="unlimited"
+                  aria-invalid={!validKb(quota)}
+                />
               </label>
               <Field label="Messages">
-                {queue.messageCount.toLocaleString()} · <UsageBar usedBytes={queue.bytes} limitKB={queue.quotaKB} label="Queue quota usage" />
+                {queue.messageCount.toLocaleString()} ·{' '}
+                <UsageBar usedBytes={queue.bytes} limitKB={queue.quotaKB} label="Queue quota usage" />
               </Field>
               <label className="check-row">
-                <input type="checkbox" checked={retention} disabled={system} onChange={(e) => setRetention(e.target.checked)} /> Retention (keep received messages until the conversation ends)
+                <input
+                  type="checkbox"
+                  checked={retention}
+                  disabled={system}
+                  onChange={(e) => setRetention(e.target.checked)}
+                />{' '}
+                Retention (keep received messages until the conversation ends)
               </label>
               <Field label="Created">
                 <span title={queue.createdTime}>{formatTime(queue.createdTime)}</span>
@@ -153,14 +209,27 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
           render: () => (
             <>
               <label className="check-row">
-                <input type="checkbox" checked={journal} disabled={system} onChange={(e) => setJournal(e.target.checked)} /> Enabled (keep a copy of every message received from this queue)
+                <input
+                  type="checkbox"
+                  checked={journal}
+                  disabled={system}
+                  onChange={(e) => setJournal(e.target.checked)}
+                />{' '}
+                Enabled (keep a copy of every message received from this queue)
               </label>
               <label className="form-row">
                 <span>Limit journal storage to (KB)</span>
-                <input value={journalQuota} disabled={system} onChange={(e) => setJournalQuota(e.target.value)} placeholder="unlimited" aria-invalid={!validKb(journalQuota)} />
+                <input
+                  value={journalQuota}
+                  disabled={system}
+                  onChange={(e) => setJournalQuota(e.target.value)}
+                  placeholder="unlimited"
+                  aria-invalid={!validKb(journalQuota)}
+                />
               </label>
               <Field label="Journal messages">
-                {queue.journalMessageCount.toLocaleString()} · <UsageBar usedBytes={queue.journalBytes} limitKB={queue.journalQuotaKB} label="Journal quota usage" />
+                {queue.journalMessageCount.toLocaleString()} ·{' '}
+                <UsageBar usedBytes={queue.journalBytes} limitKB={queue.journalQuotaKB} label="Journal quota usage" />
               </Field>
             </>
           ),
@@ -175,7 +244,10 @@ export function MoveDialog({ computer, path }: { computer: string; path: string 
   const store = useStoreApi();
   const queues = useAppStore((s) => s.queues[computer] ?? EMPTY_QUEUES);
   const count = useAppStore((s) => s.selectedCount());
-  const choices = queues.filter((q) => !samePath(q.path, path) && (q.type === 'private' || q.type === 'public' || classifyQueue(q).group === 'system'));
+  const choices = queues.filter(
+    (q) =>
+      !samePath(q.path, path) && (q.type === 'private' || q.type === 'public' || classifyQueue(q).group === 'system'),
+  );
   const [target, setTarget] = useState(choices[0]?.path ?? '');
   return (
     <DialogShell
@@ -191,7 +263,13 @@ export function MoveDialog({ computer, path }: { computer: string; path: string 
       <p>
         Move {count.toLocaleString()} {count === 1 ? 'message' : 'messages'} from {path} to:
       </p>
-      <select aria-label="Destination queue" value={target} onChange={(e) => setTarget(e.target.value)} size={Math.min(10, Math.max(3, choices.length))} className="wide">
+      <select
+        aria-label="Destination queue"
+        value={target}
+        onChange={(e) => setTarget(e.target.value)}
+        size={Math.min(10, Math.max(3, choices.length))}
+        className="wide"
+      >
         {choices.map((q) => (
           <option key={q.path} value={q.path}>
             {q.path}
@@ -199,7 +277,10 @@ export function MoveDialog({ computer, path }: { computer: string; path: string 
           </option>
         ))}
       </select>
-      <p className="hint">Each message goes through the destination's arrival rules (transactional type, quota); any that are refused stay here and are listed.</p>
+      <p className="hint">
+        Each message goes through the destination's arrival rules (transactional type, quota); any that are refused stay
+        here and are listed.
+      </p>
     </DialogShell>
   );
 }
@@ -246,7 +327,8 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
       </label>
       {fileName && <p className="hint">{fileName}</p>}
       <label className="check-row">
-        <input type="checkbox" checked={keepIds} onChange={(e) => setKeepIds(e.target.checked)} /> Keep message IDs, classes, source computer and sent times (arrive as the original messages)
+        <input type="checkbox" checked={keepIds} onChange={(e) => setKeepIds(e.target.checked)} /> Keep message IDs,
+        classes, source computer and sent times (arrive as the original messages)
       </label>
       <p className="hint">Without this option each message is sent anew with the same properties and body.</p>
     </DialogShell>

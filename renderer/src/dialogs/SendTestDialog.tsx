@@ -95,7 +95,12 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
   const text = (key: keyof Form, label: string, extra: { placeholder?: string; list?: string } = {}) => (
     <label className="form-row">
       <span>{label}</span>
-      <input value={String(form[key] ?? '')} onChange={(e) => set(key, e.target.value as never)} {...extra} aria-invalid={(key === 'ttrq' || key === 'ttbr' || key === 'appSpecific') && !isUint(String(form[key]))} />
+      <input
+        value={String(form[key] ?? '')}
+        onChange={(e) => set(key, e.target.value as never)}
+        {...extra}
+        aria-invalid={(key === 'ttrq' || key === 'ttbr' || key === 'appSpecific') && !isUint(String(form[key]))}
+      />
     </label>
   );
 
@@ -118,7 +123,13 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
               {text('label', 'Label')}
               <label className="form-row">
                 <span>Body</span>
-                <textarea rows={5} value={form.body} disabled={form.bodyFileBase64 !== null} onChange={(e) => set('body', e.target.value)} aria-label="Body" />
+                <textarea
+                  rows={5}
+                  value={form.body}
+                  disabled={form.bodyFileBase64 !== null}
+                  onChange={(e) => set('body', e.target.value)}
+                  aria-label="Body"
+                />
               </label>
               <label className="form-row">
                 <span>…or body from file</span>
@@ -147,10 +158,20 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
                 </select>
               </label>
               <label className="check-row">
-                <input type="checkbox" checked={form.recoverable} onChange={(e) => set('recoverable', e.target.checked)} /> Recoverable (stored on disk; express is MSMQ's default)
+                <input
+                  type="checkbox"
+                  checked={form.recoverable}
+                  onChange={(e) => set('recoverable', e.target.checked)}
+                />{' '}
+                Recoverable (stored on disk; express is MSMQ's default)
               </label>
               <label className="check-row">
-                <input type="checkbox" checked={form.transactional} onChange={(e) => set('transactional', e.target.checked)} /> Transactional (a single-message transaction)
+                <input
+                  type="checkbox"
+                  checked={form.transactional}
+                  onChange={(e) => set('transactional', e.target.checked)}
+                />{' '}
+                Transactional (a single-message transaction)
               </label>
               {sent && (
                 <p className="hint" role="status">
@@ -167,7 +188,11 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
             <>
               <label className="form-row">
                 <span>Acknowledgment</span>
-                <select value={form.ack} onChange={(e) => set('ack', e.target.value as Form['ack'])} aria-label="Acknowledgment">
+                <select
+                  value={form.ack}
+                  onChange={(e) => set('ack', e.target.value as Form['ack'])}
+                  aria-label="Acknowledgment"
+                >
                   {Object.entries(acknowledgmentLevels).map(([name, value]) => (
                     <option key={name} value={name}>
                       {name} ({value})
@@ -175,11 +200,18 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
                   ))}
                 </select>
               </label>
-              {text('adminQueue', 'Administration queue', { placeholder: '.\\private$\\admin', list: 'qk-queue-paths' })}
+              {text('adminQueue', 'Administration queue', {
+                placeholder: '.\\private$\\admin',
+                list: 'qk-queue-paths',
+              })}
               {text('responseQueue', 'Response queue', { list: 'qk-queue-paths' })}
               <label className="form-row">
                 <span>Journal</span>
-                <select value={form.journal} onChange={(e) => set('journal', e.target.value as Form['journal'])} aria-label="Journal">
+                <select
+                  value={form.journal}
+                  onChange={(e) => set('journal', e.target.value as Form['journal'])}
+                  aria-label="Journal"
+                >
                   <option value="none">None</option>
                   <option value="deadletter">Dead letter (use the dead-letter queue on failure)</option>
                   <option value="journal">Journal (keep a copy in the computer journal)</option>

@@ -7,10 +7,26 @@ import { DialogShell } from './DialogShell.js';
 import { errorText } from './error-text.js';
 
 /** "Purge 1,204 messages from Dead-letter messages?" with the action's own button. */
-export function ConfirmDialog({ title, text, confirmLabel, onConfirm }: { title: string; text: string; confirmLabel: string; onConfirm: () => void }) {
+export function ConfirmDialog({
+  title,
+  text,
+  confirmLabel,
+  onConfirm,
+}: {
+  title: string;
+  text: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+}) {
   const store = useStoreApi();
   return (
-    <DialogShell title={title} onClose={() => store.getState().closeDialog()} onOk={() => onConfirm()} okLabel={confirmLabel} width={440}>
+    <DialogShell
+      title={title}
+      onClose={() => store.getState().closeDialog()}
+      onOk={() => onConfirm()}
+      okLabel={confirmLabel}
+      width={440}
+    >
       <p className="confirm-text">{text}</p>
     </DialogShell>
   );
@@ -33,23 +49,43 @@ export function ColumnsDialog() {
     setChosen(next);
   };
   return (
-    <DialogShell title="Add/Remove Columns" onClose={() => store.getState().closeDialog()} onOk={() => store.getState().setColumns(chosen)} width={560}>
+    <DialogShell
+      title="Add/Remove Columns"
+      onClose={() => store.getState().closeDialog()}
+      onOk={() => store.getState().setColumns(chosen)}
+      width={560}
+    >
       <div className="columns-editor">
         <div>
           <div className="field-label">Available columns</div>
           <ul className="pick-list" role="listbox" aria-label="Available columns">
             {available.map((id) => (
-              <li key={id} role="option" aria-selected={pick === id} className={pick === id ? 'selected' : ''} onClick={() => setPick(id)} onDoubleClick={() => setChosen([...chosen, id])}>
+              <li
+                key={id}
+                role="option"
+                aria-selected={pick === id}
+                className={pick === id ? 'selected' : ''}
+                onClick={() => setPick(id)}
+                onDoubleClick={() => setChosen([...chosen, id])}
+              >
                 {messageColumnLabels[id]}
               </li>
             ))}
           </ul>
         </div>
         <div className="columns-buttons">
-          <button type="button" disabled={!pick || !available.includes(pick)} onClick={() => pick && setChosen([...chosen, pick])}>
+          <button
+            type="button"
+            disabled={!pick || !available.includes(pick)}
+            onClick={() => pick && setChosen([...chosen, pick])}
+          >
             Add →
           </button>
-          <button type="button" disabled={!pick || !chosen.includes(pick)} onClick={() => pick && setChosen(chosen.filter((c) => c !== pick))}>
+          <button
+            type="button"
+            disabled={!pick || !chosen.includes(pick)}
+            onClick={() => pick && setChosen(chosen.filter((c) => c !== pick))}
+          >
             ← Remove
           </button>
           <button type="button" disabled={!pick || !chosen.includes(pick)} onClick={() => pick && move(pick, -1)}>
@@ -66,7 +102,14 @@ export function ColumnsDialog() {
           <div className="field-label">Displayed columns</div>
           <ul className="pick-list" role="listbox" aria-label="Displayed columns">
             {chosen.map((id) => (
-              <li key={id} role="option" aria-selected={pick === id} className={pick === id ? 'selected' : ''} onClick={() => setPick(id)} onDoubleClick={() => setChosen(chosen.filter((c) => c !== id))}>
+              <li
+                key={id}
+                role="option"
+                aria-selected={pick === id}
+                className={pick === id ? 'selected' : ''}
+                onClick={() => setPick(id)}
+                onDoubleClick={() => setChosen(chosen.filter((c) => c !== id))}
+              >
                 {messageColumnLabels[id]}
               </li>
             ))}
@@ -100,7 +143,10 @@ export function ConnectDialog() {
         }
       }}
     >
-      <p className="hint">The computer's Queuekeeper service address (as printed by <code>qk service start</code>) and the token from its data folder.</p>
+      <p className="hint">
+        The computer's Queuekeeper service address (as printed by <code>qk service start</code>) and the token from its
+        data folder.
+      </p>
       <label className="form-row">
         <span>Service address</span>
         <input value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://host:port" />
@@ -120,7 +166,8 @@ export function AboutDialog() {
   return (
     <DialogShell title="About Queuekeeper" onClose={() => store.getState().closeDialog()} width={420}>
       <p>
-        <strong>Queuekeeper</strong> — message queuing with the semantics of Microsoft Message Queuing, administered like the Message Queuing node of Computer Management.
+        <strong>Queuekeeper</strong> — message queuing with the semantics of Microsoft Message Queuing, administered
+        like the Message Queuing node of Computer Management.
       </p>
       {status && (
         <p>

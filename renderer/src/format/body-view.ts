@@ -60,7 +60,10 @@ export function prettyBody(text: string, kind: BodyKind): string {
 
 /** Indents XML tag by tag; good enough for reading a message, never used to rewrite one. */
 export function prettyXml(xml: string): string {
-  const tokens = xml.replace(/>\s*</g, '><').split(/(?=<)|(?<=>)/g).filter((t) => t.trim() !== '');
+  const tokens = xml
+    .replace(/>\s*</g, '><')
+    .split(/(?=<)|(?<=>)/g)
+    .filter((t) => t.trim() !== '');
   let depth = 0;
   const lines: string[] = [];
   for (const token of tokens) {

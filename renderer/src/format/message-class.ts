@@ -1,5 +1,12 @@
 /** How a message class reads in the console: name, hex code, tone, and its one-sentence meaning. */
-import { formatClassCode, isNackClass, messageClassMeaning, messageClassName, MessageClass, type MessageClassName } from '@qk/model';
+import {
+  formatClassCode,
+  isNackClass,
+  messageClassMeaning,
+  messageClassName,
+  MessageClass,
+  type MessageClassName,
+} from '@qk/model';
 
 /** NACK classes warn, ACK classes reassure, NORMAL and REPORT stay neutral. */
 export type ClassTone = 'nack' | 'ack' | 'normal';
@@ -19,7 +26,9 @@ export function classLabel(code: number): string {
 /** The plain sentence for a class, or a neutral one for codes MSMQ does not define. */
 export function classMeaning(code: number): string {
   const name = messageClassName(code);
-  return name in messageClassMeaning ? messageClassMeaning[name as MessageClassName] : `An unknown message class (${formatClassCode(code)}).`;
+  return name in messageClassMeaning
+    ? messageClassMeaning[name as MessageClassName]
+    : `An unknown message class (${formatClassCode(code)}).`;
 }
 
 /** Every known class, for the class filter. */

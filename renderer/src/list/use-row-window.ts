@@ -47,7 +47,10 @@ export interface RowWindow {
 export function computeWindow(count: number, rowHeight: number, viewport: number, scrollTop: number, overscan: number) {
   const virtualTotal = count * rowHeight;
   const contentHeight = Math.min(virtualTotal, MAX_CONTENT_PX);
-  const scale = virtualTotal > contentHeight && contentHeight > viewport ? (virtualTotal - viewport) / (contentHeight - viewport) : 1;
+  const scale =
+    virtualTotal > contentHeight && contentHeight > viewport
+      ? (virtualTotal - viewport) / (contentHeight - viewport)
+      : 1;
   const realTop = Math.max(0, Math.min(scrollTop, Math.max(0, contentHeight - viewport)));
   const virtualTop = realTop * scale;
   const first = Math.max(0, Math.floor(virtualTop / rowHeight) - overscan);
@@ -60,7 +63,14 @@ export function computeWindow(count: number, rowHeight: number, viewport: number
 }
 
 /** The real scrollTop that shows row `index` ('auto' keeps the current position when it is visible). */
-export function scrollTopFor(index: number, align: 'auto' | 'start' | 'end', count: number, rowHeight: number, viewport: number, scrollTop: number): number {
+export function scrollTopFor(
+  index: number,
+  align: 'auto' | 'start' | 'end',
+  count: number,
+  rowHeight: number,
+  viewport: number,
+  scrollTop: number,
+): number {
   const { scale } = computeWindow(count, rowHeight, viewport, scrollTop, 0);
   const virtualTop = scrollTop * scale;
   const rowTop = index * rowHeight;
@@ -72,7 +82,13 @@ export function scrollTopFor(index: number, align: 'auto' | 'start' | 'end', cou
 }
 
 /** The windowing hook for the scroll element `scrollRef`. */
-export function useRowWindow(count: number, rowHeight: number, headerHeight: number, scrollRef: RefObject<HTMLDivElement | null>, overscan = 10): RowWindow {
+export function useRowWindow(
+  count: number,
+  rowHeight: number,
+  headerHeight: number,
+  scrollRef: RefObject<HTMLDivElement | null>,
+  overscan = 10,
+): RowWindow {
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
   const scaleRef = useRef(1);
@@ -114,12 +130,27 @@ export function useRowWindow(count: number, rowHeight: number, headerHeight: num
     (index: number, align: 'auto' | 'start' | 'end' = 'auto') => {
       const element = scrollRef.current;
       if (!element) return;
-      const top = scrollTopFor(index, align, count, rowHeight, Math.max(0, element.clientHeight - headerHeight), element.scrollTop);
+      const top = scrollTopFor(
+        index,
+        align,
+        count,
+        rowHeight,
+        Math.max(0, element.clientHeight - headerHeight),
+        element.scrollTop,
+      );
       element.scrollTop = top;
       setScrollTop(element.scrollTop);
     },
     [scrollRef, count, rowHeight, headerHeight],
   );
 
-  return { rows: win.rows, first: win.first, last: win.last, contentHeight: win.contentHeight, blockTop: win.blockTop, pageRows: Math.max(1, Math.floor(viewport / rowHeight)), scrollToIndex };
+  return {
+    rows: win.rows,
+    first: win.first,
+    last: win.last,
+    contentHeight: win.contentHeight,
+    blockTop: win.blockTop,
+    pageRows: Math.max(1, Math.floor(viewport / rowHeight)),
+    scrollToIndex,
+  };
 }

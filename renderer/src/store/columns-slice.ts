@@ -7,7 +7,6 @@ const COLUMNS_KEY = 'queuekeeper.messageColumns';
 /** Default message columns: MSMQ's (Label, Priority, Class, Size, Message ID) plus arrival and lookup ID; the long ID last. */
 export const defaultMessageColumns = ['label', 'priority', 'class', 'size', 'arrivedTime', 'lookupId', 'id'];
 
-
 export const createColumnsSlice: SliceCreator<ColumnsSlice> = (set, get, ctx) => {
   let saved: { columns?: unknown; sizes?: unknown } = {};
   try {
@@ -15,8 +14,12 @@ export const createColumnsSlice: SliceCreator<ColumnsSlice> = (set, get, ctx) =>
   } catch {
     saved = {};
   }
-  const persist = () => ctx.storage?.setItem(COLUMNS_KEY, JSON.stringify({ columns: get().columns, sizes: get().columnSizes }));
-  const columns = Array.isArray(saved.columns) && saved.columns.every((c) => typeof c === 'string') && saved.columns.length > 0 ? (saved.columns as string[]) : defaultMessageColumns;
+  const persist = () =>
+    ctx.storage?.setItem(COLUMNS_KEY, JSON.stringify({ columns: get().columns, sizes: get().columnSizes }));
+  const columns =
+    Array.isArray(saved.columns) && saved.columns.every((c) => typeof c === 'string') && saved.columns.length > 0
+      ? (saved.columns as string[])
+      : defaultMessageColumns;
   const sizes = typeof saved.sizes === 'object' && saved.sizes !== null ? (saved.sizes as Record<string, number>) : {};
   return {
     columns,

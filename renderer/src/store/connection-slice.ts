@@ -40,8 +40,14 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get, c
 
   async start() {
     set({
-      computers: [{ key: LOCAL_COMPUTER, name: 'This computer', id: '', url: null, local: true, connected: false, status: null }],
-      expanded: { ...get().expanded, [nodeId(LOCAL_COMPUTER, 'computer')]: true, [nodeId(LOCAL_COMPUTER, 'msmq')]: true },
+      computers: [
+        { key: LOCAL_COMPUTER, name: 'This computer', id: '', url: null, local: true, connected: false, status: null },
+      ],
+      expanded: {
+        ...get().expanded,
+        [nodeId(LOCAL_COMPUTER, 'computer')]: true,
+        [nodeId(LOCAL_COMPUTER, 'msmq')]: true,
+      },
     });
     subscribe(ctx, get, LOCAL_COMPUTER);
     await loadComputer(get, LOCAL_COMPUTER);
@@ -65,7 +71,10 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get, c
     const key = `remote-${remoteSeq++}`;
     ctx.addClient(key, client);
     set((s) => ({
-      computers: [...s.computers, { key, name: status.name, id: status.id, url, local: false, connected: true, status }],
+      computers: [
+        ...s.computers,
+        { key, name: status.name, id: status.id, url, local: false, connected: true, status },
+      ],
       expanded: { ...s.expanded, [nodeId(key, 'computer')]: true, [nodeId(key, 'msmq')]: true },
     }));
     subscribe(ctx, get, key);
@@ -90,7 +99,9 @@ export const createConnectionSlice: SliceCreator<ConnectionSlice> = (set, get, c
     try {
       const status = await ctx.clientFor(key).serviceStatus({});
       set((s) => ({
-        computers: s.computers.map((c) => (c.key === key ? { ...c, status, name: status.name, id: status.id, connected: true } : c)),
+        computers: s.computers.map((c) =>
+          c.key === key ? { ...c, status, name: status.name, id: status.id, connected: true } : c,
+        ),
       }));
     } catch (error) {
       set((s) => ({ computers: s.computers.map((c) => (c.key === key ? { ...c, connected: false } : c)) }));

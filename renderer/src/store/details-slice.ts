@@ -43,7 +43,10 @@ export const createDetailsSlice: SliceCreator<DetailsSlice> = (set, get, ctx) =>
 
     async openMessageProperties(computer, path, lookupId) {
       const seq = ++requestSeq;
-      set({ dialog: { kind: 'messageProperties', computer, path, lookupId }, details: { computer, path, message: null, acknowledgments: null, originals: null, error: null } });
+      set({
+        dialog: { kind: 'messageProperties', computer, path, lookupId },
+        details: { computer, path, message: null, acknowledgments: null, originals: null, error: null },
+      });
       const client = ctx.clientFor(computer);
       try {
         const message = await client.messageGet({ path, lookupId });

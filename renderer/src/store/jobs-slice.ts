@@ -11,7 +11,9 @@ let jobSeq = 1;
 export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
   const controllers = new Map<number, AbortController>();
   const update = (id: number, patch: Partial<Job> | ((job: Job) => Partial<Job>)) =>
-    set((s) => ({ jobs: s.jobs.map((j) => (j.id === id ? { ...j, ...(typeof patch === 'function' ? patch(j) : patch) } : j)) }));
+    set((s) => ({
+      jobs: s.jobs.map((j) => (j.id === id ? { ...j, ...(typeof patch === 'function' ? patch(j) : patch) } : j)),
+    }));
 
   return {
     jobs: [],
@@ -20,7 +22,9 @@ export const createJobsSlice: SliceCreator<JobsSlice> = (set, get) => {
       const id = jobSeq++;
       const controller = new AbortController();
       controllers.set(id, controller);
-      set((s) => ({ jobs: [...s.jobs, { id, title, total: null, done: 0, state: 'running', failures: [], summary: null }] }));
+      set((s) => ({
+        jobs: [...s.jobs, { id, title, total: null, done: 0, state: 'running', failures: [], summary: null }],
+      }));
       try {
         const summary = await work({
           signal: controller.signal,

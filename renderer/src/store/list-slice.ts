@@ -23,8 +23,11 @@ export const emptyFilter: ListFilter = { label: '', bodyText: '', classCodes: []
 export const defaultSort: ListSort = { column: 'queue', descending: false };
 
 /** The browse filter the service evaluates; empty fields are left out. */
-export function serviceFilter(filter: ListFilter): { label?: string; bodyText?: string; classCodes?: number[]; arrivedFrom?: string; arrivedTo?: string } | undefined {
-  const out: { label?: string; bodyText?: string; classCodes?: number[]; arrivedFrom?: string; arrivedTo?: string } = {};
+export function serviceFilter(
+  filter: ListFilter,
+): { label?: string; bodyText?: string; classCodes?: number[]; arrivedFrom?: string; arrivedTo?: string } | undefined {
+  const out: { label?: string; bodyText?: string; classCodes?: number[]; arrivedFrom?: string; arrivedTo?: string } =
+    {};
   if (filter.label.trim()) out.label = filter.label.trim();
   if (filter.bodyText.trim()) out.bodyText = filter.bodyText.trim();
   if (filter.classCodes.length > 0) out.classCodes = [...filter.classCodes];
@@ -86,8 +89,14 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
           set((s) => {
             const pages: Record<number, MessageInfo[]> = { ...s.pages, [page]: result.messages };
             trimPages(pages, page);
-            for (const key of Object.keys(pages).map(Number)) if (key * PAGE_SIZE >= result.total && key !== 0) delete pages[key];
-            return { pages, total: result.total, listError: null, selection: pruneSelection(s.selection, previous, result.messages, pages) };
+            for (const key of Object.keys(pages).map(Number))
+              if (key * PAGE_SIZE >= result.total && key !== 0) delete pages[key];
+            return {
+              pages,
+              total: result.total,
+              listError: null,
+              selection: pruneSelection(s.selection, previous, result.messages, pages),
+            };
           });
           if (pendingSelect && Math.floor(pendingSelect.index / PAGE_SIZE) === page) {
             const { index, mode } = pendingSelect;
@@ -142,7 +151,17 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
     inFlight.clear();
     stale = new Set();
     lastRange = [0, PAGE_SIZE - 1];
-    set((s) => ({ pages: {}, total: null, selection: {}, allSelected: false, anchorIndex: null, focusIndex: null, listError: null, generation: s.generation + 1, ...patch }));
+    set((s) => ({
+      pages: {},
+      total: null,
+      selection: {},
+      allSelected: false,
+      anchorIndex: null,
+      focusIndex: null,
+      listError: null,
+      generation: s.generation + 1,
+      ...patch,
+    }));
     if (get().target) fetchPage(0);
   }
 
@@ -162,7 +181,11 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
 
     setTarget(target: ListTarget | null) {
       const current = get().target;
-      if (current === target || (current && target && current.computer === target.computer && current.path === target.path)) return;
+      if (
+        current === target ||
+        (current && target && current.computer === target.computer && current.path === target.path)
+      )
+        return;
       resetView({ target, filter: emptyFilter, sort: defaultSort });
     },
 
@@ -183,7 +206,8 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
       // Pages outside the window will be refetched when scrolled to; drop them now.
       set((s) => {
         const pages: Record<number, MessageInfo[]> = {};
-        for (const [key, rows] of Object.entries(s.pages)) if (Number(key) >= first && Number(key) <= last) pages[Number(key)] = rows;
+        for (const [key, rows] of Object.entries(s.pages))
+          if (Number(key) >= first && Number(key) <= last) pages[Number(key)] = rows;
         return { pages };
       });
       pump();
@@ -256,7 +280,13 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
       const browseFilter = serviceFilter(filter);
       for (let offset = 0; ; offset += RESOLVE_PAGE) {
         if (signal?.aborted) break;
-        const page = await client.browse({ path: target.path, offset, limit: RESOLVE_PAGE, sort, ...(browseFilter ? { filter: browseFilter } : {}) });
+        const page = await client.browse({
+          path: target.path,
+          offset,
+          limit: RESOLVE_PAGE,
+          sort,
+          ...(browseFilter ? { filter: browseFilter } : {}),
+        });
         for (const message of page.messages) ids.push(message.lookupId);
         if (page.messages.length < RESOLVE_PAGE || offset + RESOLVE_PAGE >= page.total) break;
       }

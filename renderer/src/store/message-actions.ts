@@ -23,7 +23,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     const target = get().target;
     if (!target) return null;
     const client = ctx.clientFor(target.computer);
-    const job = await get().runJob("Delete messages", async (job) => {
+    const job = await get().runJob('Delete messages', async (job) => {
       const ids = await get().resolveSelection(job.signal);
       job.setTotal(ids.length);
       let deleted = 0;
@@ -69,7 +69,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     const target = get().target;
     if (!target) return null;
     const client = ctx.clientFor(target.computer);
-    const job = await get().runJob("Resend dead letters", async (job) => {
+    const job = await get().runJob('Resend dead letters', async (job) => {
       // The selection, or every message when nothing is selected (the "resend all" case).
       const wanted = get().selectedCount() > 0 ? new Set(await get().resolveSelection(job.signal)) : null;
       const byDestination = new Map<string, number[]>();
@@ -93,7 +93,8 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
           try {
             const result = await client.messagesMove({ path: target.path, lookupIds: chunk, target: destination });
             moved += result.moved;
-            for (const failure of result.failed) job.fail(`Lookup ID ${failure.lookupId} → ${destination}`, failure.code, failure.message);
+            for (const failure of result.failed)
+              job.fail(`Lookup ID ${failure.lookupId} → ${destination}`, failure.code, failure.message);
           } catch (error) {
             // A destination that does not exist fails its whole group; the others still go.
             const { code, message } = describeError(error);
@@ -117,7 +118,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     const client = ctx.clientFor(target.computer);
     const computer = get().computers.find((c) => c.key === target.computer)?.name ?? target.computer;
     let messages: MessageInfo[] = [];
-    const job = await get().runJob("Export messages", async (job) => {
+    const job = await get().runJob('Export messages', async (job) => {
       const ids = await get().resolveSelection(job.signal);
       job.setTotal(ids.length);
       const out: MessageInfo[] = new Array(ids.length);
@@ -152,7 +153,15 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
           if (job.signal.aborted) break;
           const result = await client.messageArrive({
             path,
-            message: { ...toSendProperties(m), id: m.id, sourceMachine: m.sourceMachine, sourceMachineId: m.sourceMachineId, transactional: m.transactional, sentTime: m.sentTime, classCode: m.classCode },
+            message: {
+              ...toSendProperties(m),
+              id: m.id,
+              sourceMachine: m.sourceMachine,
+              sourceMachineId: m.sourceMachineId,
+              transactional: m.transactional,
+              sentTime: m.sentTime,
+              classCode: m.classCode,
+            },
           });
           if (result.accepted) stored += 1;
           else job.fail(m.id, 'REJECTED', result.reason ?? 'The queue manager did not accept the message.');
@@ -162,7 +171,13 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
       } else {
         for (const chunk of chunks(messages, CHUNK)) {
           if (job.signal.aborted) break;
-          await client.sendBatch({ messages: chunk.map((m) => ({ path, message: toSendProperties(m), ...(m.transactional ? { transactional: true } : {}) })) });
+          await client.sendBatch({
+            messages: chunk.map((m) => ({
+              path,
+              message: toSendProperties(m),
+              ...(m.transactional ? { transactional: true } : {}),
+            })),
+          });
           stored += chunk.length;
           done += chunk.length;
           job.progress(done);
@@ -173,7 +188,9 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
   },
 
   async sendTestMessage(computer, path, message, transactional) {
-    const { id } = await ctx.clientFor(computer).send({ path, message, ...(transactional ? { transactional: true } : {}) });
+    const { id } = await ctx
+      .clientFor(computer)
+      .send({ path, message, ...(transactional ? { transactional: true } : {}) });
     return id;
   },
 });

@@ -14,13 +14,23 @@ export interface MessageExport {
 
 /** Serializes an export; bodies travel as base64 so binary messages survive byte for byte. */
 export function exportJson(computer: string, path: string, messages: MessageInfo[], now = new Date()): string {
-  const doc: MessageExport = { format: 'queuekeeper.messages', version: 1, computer, path, exportedTime: now.toISOString(), messages };
+  const doc: MessageExport = {
+    format: 'queuekeeper.messages',
+    version: 1,
+    computer,
+    path,
+    exportedTime: now.toISOString(),
+    messages,
+  };
   return JSON.stringify(doc, null, 2);
 }
 
 /** A file name that says what was exported and when. */
 export function exportFileName(path: string, now = new Date()): string {
-  const queue = path.replace(/^\.\\/, '').replace(/[\\/:*?"<>|$]+/g, '-').replace(/^-+|-+$/g, '');
+  const queue = path
+    .replace(/^\.\\/, '')
+    .replace(/[\\/:*?"<>|$]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   const stamp = now.toISOString().replace(/[:]/g, '').replace(/\..*$/, '');
   return `${queue || 'messages'}-${stamp}.json`;
 }
@@ -39,7 +49,9 @@ export function parseImport(text: string): MessageInfo[] {
     const parsed = messageInfoSchema.safeParse(item);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`Message ${index + 1} is not valid: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim());
+      throw new Error(
+        `Message ${index + 1} is not valid: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+      );
     }
     return parsed.data;
   });

@@ -17,7 +17,9 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, ctx) 
 
   async changeSetting(computer, name, value) {
     const setting = await ctx.clientFor(computer).settingsSet({ name, value });
-    set((s) => ({ settings: { ...s.settings, [computer]: (s.settings[computer] ?? []).map((x) => (x.name === name ? setting : x)) } }));
+    set((s) => ({
+      settings: { ...s.settings, [computer]: (s.settings[computer] ?? []).map((x) => (x.name === name ? setting : x)) },
+    }));
     void get().refreshStatus(computer);
     return setting;
   },

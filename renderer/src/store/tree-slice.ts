@@ -98,7 +98,13 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
         return;
       }
       const next = list.slice();
-      next[index] = { ...current, messageCount: counts.messageCount, bytes: counts.bytes, journalMessageCount: counts.journalMessageCount, journalBytes: counts.journalBytes };
+      next[index] = {
+        ...current,
+        messageCount: counts.messageCount,
+        bytes: counts.bytes,
+        journalMessageCount: counts.journalMessageCount,
+        journalBytes: counts.journalBytes,
+      };
       set((s) => ({ queues: { ...s.queues, [computer]: next } }));
     },
 
@@ -110,7 +116,12 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
 
     async updateQueue(computer, input) {
       const queue = await ctx.clientFor(computer).queueSet(input);
-      set((s) => ({ queues: { ...s.queues, [computer]: (s.queues[computer] ?? []).map((q) => (samePath(q.path, queue.path) ? queue : q)) } }));
+      set((s) => ({
+        queues: {
+          ...s.queues,
+          [computer]: (s.queues[computer] ?? []).map((q) => (samePath(q.path, queue.path) ? queue : q)),
+        },
+      }));
       return queue;
     },
 

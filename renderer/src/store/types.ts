@@ -63,7 +63,10 @@ export interface TreeSlice {
   selectNode(nodeId: string): void;
   /** Reveals and selects a message list node (expands its ancestors). */
   revealNode(nodeId: string): void;
-  applyCounts(computer: string, counts: { path: string; messageCount: number; bytes: number; journalMessageCount: number; journalBytes: number }): void;
+  applyCounts(
+    computer: string,
+    counts: { path: string; messageCount: number; bytes: number; journalMessageCount: number; journalBytes: number },
+  ): void;
   createQueue(computer: string, input: QueueCreateRequest): Promise<QueueInfo>;
   updateQueue(computer: string, input: QueueUpdateRequest): Promise<QueueInfo>;
   deleteQueue(computer: string, path: string): Promise<void>;
@@ -208,7 +211,14 @@ export interface JobsSlice {
 }
 
 /** The whole store. */
-export type AppState = ConnectionSlice & TreeSlice & ListSlice & DetailsSlice & SettingsSlice & JobsSlice & MessageActions & ColumnsSlice;
+export type AppState = ConnectionSlice &
+  TreeSlice &
+  ListSlice &
+  DetailsSlice &
+  SettingsSlice &
+  JobsSlice &
+  MessageActions &
+  ColumnsSlice;
 
 /** Bulk message actions (jobs over the selection). */
 export interface MessageActions {

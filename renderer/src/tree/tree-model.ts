@@ -59,7 +59,8 @@ export const systemQueuePaths: Record<SystemKind, string> = {
 };
 
 /** Where a queue of `queueList` belongs in the tree. */
-export type QueueGroup = { group: 'private' | 'public' | 'outgoing' } | { group: 'system'; kind: SystemKind } | { group: 'hidden' };
+export type QueueGroup =
+  { group: 'private' | 'public' | 'outgoing' } | { group: 'system'; kind: SystemKind } | { group: 'hidden' };
 
 /** Sorts a listed queue into its folder; queue journals are shown under their queue, not listed. */
 export function classifyQueue(queue: QueueInfo): QueueGroup {
@@ -91,7 +92,12 @@ export interface GroupedQueues {
 
 /** Groups and sorts (by name, case-insensitively, as MMC does) one computer's queues. */
 export function groupQueues(queues: readonly QueueInfo[]): GroupedQueues {
-  const grouped: GroupedQueues = { private: [], public: [], outgoing: [], system: { JOURNAL: null, DEADLETTER: null, DEADXACT: null } };
+  const grouped: GroupedQueues = {
+    private: [],
+    public: [],
+    outgoing: [],
+    system: { JOURNAL: null, DEADLETTER: null, DEADXACT: null },
+  };
   for (const queue of queues) {
     const g = classifyQueue(queue);
     if (g.group === 'system') grouped.system[g.kind] = queue;
@@ -147,10 +153,39 @@ export function visibleTreeRows(
   computers.forEach((computer, ci) => {
     const rootId = nodeId(computer.key, 'computer');
     const suffix = computer.local ? ' (this computer)' : computer.connected ? ' (connected)' : ' (not connected)';
-    const rootOpen = push({ id: rootId, kind: 'computer', computer: computer.key, path: null, label: `${computer.name}${suffix}`, level: 1, count: null, hasMessages: false, expandable: true, parentId: null, posInSet: ci + 1, setSize: computers.length });
+    const rootOpen = push({
+      id: rootId,
+      kind: 'computer',
+      computer: computer.key,
+      path: null,
+      label: `${computer.name}${suffix}`,
+      level: 1,
+      count: null,
+      hasMessages: false,
+      expandable: true,
+      parentId: null,
+      posInSet: ci + 1,
+      setSize: computers.length,
+    });
     if (!rootOpen) return;
     const msmqId = nodeId(computer.key, 'msmq');
-    if (!push({ id: msmqId, kind: 'msmq', computer: computer.key, path: null, label: 'Message Queuing', level: 2, count: null, hasMessages: false, expandable: true, parentId: rootId, posInSet: 1, setSize: 1 })) return;
+    if (
+      !push({
+        id: msmqId,
+        kind: 'msmq',
+        computer: computer.key,
+        path: null,
+        label: 'Message Queuing',
+        level: 2,
+        count: null,
+        hasMessages: false,
+        expandable: true,
+        parentId: rootId,
+        posInSet: 1,
+        setSize: 1,
+      })
+    )
+      return;
     const grouped = groupQueues(queuesByComputer[computer.key] ?? []);
     const folders: Array<{ kind: 'outgoing' | 'public' | 'private'; label: string }> = [
       { kind: 'outgoing', label: 'Outgoing Queues' },
@@ -160,23 +195,104 @@ export function visibleTreeRows(
     folders.forEach((folder, fi) => {
       const folderId = nodeId(computer.key, folder.kind);
       const list = grouped[folder.kind];
-      const open = push({ id: folderId, kind: folder.kind, computer: computer.key, path: null, label: folder.label, level: 3, count: list.length > 0 ? list.length : null, hasMessages: false, expandable: list.length > 0, parentId: msmqId, posInSet: fi + 1, setSize: 4 });
+      const open = push({
+        id: folderId,
+        kind: folder.kind,
+        computer: computer.key,
+        path: null,
+        label: folder.label,
+        level: 3,
+        count: list.length > 0 ? list.length : null,
+        hasMessages: false,
+        expandable: list.length > 0,
+        parentId: msmqId,
+        posInSet: fi + 1,
+        setSize: 4,
+      });
       if (!open) return;
       list.forEach((queue, qi) => {
         const queueNode = nodeId(computer.key, 'queue', queue.path);
-        const queueOpen = push({ id: queueNode, kind: 'queue', computer: computer.key, path: queue.path, label: queueShortName(queue.path), level: 4, count: queue.messageCount, hasMessages: queue.messageCount > 0, expandable: folder.kind !== 'outgoing', parentId: folderId, posInSet: qi + 1, setSize: list.length });
+        const queueOpen = push({
+          id: queueNode,
+          kind: 'queue',
+          computer: computer.key,
+          path: queue.path,
+          label: queueShortName(queue.path),
+          level: 4,
+          count: queue.messageCount,
+          hasMessages: queue.messageCount > 0,
+          expandable: folder.kind !== 'outgoing',
+          parentId: folderId,
+          posInSet: qi + 1,
+          setSize: list.length,
+        });
         if (!queueOpen) return;
-        push({ id: nodeId(computer.key, 'queueMessages', queue.path), kind: 'queueMessages', computer: computer.key, path: queue.path, label: 'Queue messages', level: 5, count: queue.messageCount, hasMessages: queue.messageCount > 0, expandable: false, parentId: queueNode, posInSet: 1, setSize: 2 });
-        push({ id: nodeId(computer.key, 'journalMessages', queue.path), kind: 'journalMessages', computer: computer.key, path: queue.path, label: 'Journal messages', level: 5, count: queue.journalMessageCount, hasMessages: queue.journalMessageCount > 0, expandable: false, parentId: queueNode, posInSet: 2, setSize: 2 });
+        push({
+          id: nodeId(computer.key, 'queueMessages', queue.path),
+          kind: 'queueMessages',
+          computer: computer.key,
+          path: queue.path,
+          label: 'Queue messages',
+          level: 5,
+          count: queue.messageCount,
+          hasMessages: queue.messageCount > 0,
+          expandable: false,
+          parentId: queueNode,
+          posInSet: 1,
+          setSize: 2,
+        });
+        push({
+          id: nodeId(computer.key, 'journalMessages', queue.path),
+          kind: 'journalMessages',
+          computer: computer.key,
+          path: queue.path,
+          label: 'Journal messages',
+          level: 5,
+          count: queue.journalMessageCount,
+          hasMessages: queue.journalMessageCount > 0,
+          expandable: false,
+          parentId: queueNode,
+          posInSet: 2,
+          setSize: 2,
+        });
       });
     });
     const systemId = nodeId(computer.key, 'system');
-    if (!push({ id: systemId, kind: 'system', computer: computer.key, path: null, label: 'System Queues', level: 3, count: null, hasMessages: false, expandable: true, parentId: msmqId, posInSet: 4, setSize: 4 })) return;
+    if (
+      !push({
+        id: systemId,
+        kind: 'system',
+        computer: computer.key,
+        path: null,
+        label: 'System Queues',
+        level: 3,
+        count: null,
+        hasMessages: false,
+        expandable: true,
+        parentId: msmqId,
+        posInSet: 4,
+        setSize: 4,
+      })
+    )
+      return;
     (['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const).forEach((kind, si) => {
       const queue = grouped.system[kind];
       const path = queue?.path ?? systemQueuePaths[kind];
       const count = queue?.messageCount ?? 0;
-      push({ id: nodeId(computer.key, 'systemQueue', path), kind: 'systemQueue', computer: computer.key, path, label: systemQueueCaptions[kind], level: 4, count, hasMessages: count > 0, expandable: false, parentId: systemId, posInSet: si + 1, setSize: 3 });
+      push({
+        id: nodeId(computer.key, 'systemQueue', path),
+        kind: 'systemQueue',
+        computer: computer.key,
+        path,
+        label: systemQueueCaptions[kind],
+        level: 4,
+        count,
+        hasMessages: count > 0,
+        expandable: false,
+        parentId: systemId,
+        posInSet: si + 1,
+        setSize: 3,
+      });
     });
   });
   return rows;

@@ -29,7 +29,9 @@ export { expect };
 
 /** A tree node by its label (exact, ignoring the count beside it). */
 export function treeItem(page: Page, label: string): Locator {
-  return page.getByRole('treeitem').filter({ has: page.locator('.tree-label', { hasText: new RegExp(`^${escape(label)}$`) }) });
+  return page
+    .getByRole('treeitem')
+    .filter({ has: page.locator('.tree-label', { hasText: new RegExp(`^${escape(label)}$`) }) });
 }
 
 /** The message grid of the result pane. */

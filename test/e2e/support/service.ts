@@ -28,10 +28,25 @@ export interface RunningService {
 /** Starts `node bin/qk.mjs service start --data TMP --listen 127.0.0.1:0 --json` and waits for its ready line. */
 export async function startService(name = 'ALPHA'): Promise<RunningService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qk-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'bin/qk.mjs'), 'service', 'start', '--data', dataDir, '--name', name, '--listen', '127.0.0.1:0', '--json'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      join(root, 'bin/qk.mjs'),
+      'service',
+      'start',
+      '--data',
+      dataDir,
+      '--name',
+      name,
+      '--listen',
+      '127.0.0.1:0',
+      '--json',
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const ready = await new Promise<{ name: string; id: string; url: string }>((resolve, reject) => {
@@ -62,7 +77,8 @@ export async function startService(name = 'ALPHA'): Promise<RunningService> {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify(input),
     });
-    const envelope = (await response.json()) as { ok: true; value: OperationOutput<N> } | { ok: false; error: { code: string; message: string } };
+    const envelope = (await response.json()) as
+      { ok: true; value: OperationOutput<N> } | { ok: false; error: { code: string; message: string } };
     if (!envelope.ok) throw new Error(`${op}: ${envelope.error.code} ${envelope.error.message}`);
     return envelope.value;
   }
@@ -75,10 +91,16 @@ export async function startService(name = 'ALPHA'): Promise<RunningService> {
     dataDir,
     consoleUrl: `${url}/#token=${token}`,
     call,
-    async fill(path, count, make = (i) => ({ label: `message ${i + 1}`, body: `body of message ${i + 1}`, priority: 3 })) {
+    async fill(
+      path,
+      count,
+      make = (i) => ({ label: `message ${i + 1}`, body: `body of message ${i + 1}`, priority: 3 }),
+    ) {
       for (let start = 0; start < count; start += 10_000) {
         const n = Math.min(10_000, count - start);
-        await call('sendBatch', { messages: Array.from({ length: n }, (_, k) => ({ path, message: make(start + k) })) });
+        await call('sendBatch', {
+          messages: Array.from({ length: n }, (_, k) => ({ path, message: make(start + k) })),
+        });
       }
     },
     async stop() {

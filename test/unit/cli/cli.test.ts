@@ -10,8 +10,22 @@ describe('qk command line (no service needed)', () => {
   it('prints help with exit 0, and exits 2 without a command', async () => {
     const help = await qk(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('Exit codes: 0 success, 1 the operation failed, 2 the command line is wrong, 3 nothing arrived');
-    for (const command of ['service', 'queue', 'send', 'receive', 'peek', 'messages', 'message', 'conversation', 'settings', 'arrive', 'acks']) {
+    expect(help.stdout).toContain(
+      'Exit codes: 0 success, 1 the operation failed, 2 the command line is wrong, 3 nothing arrived',
+    );
+    for (const command of [
+      'service',
+      'queue',
+      'send',
+      'receive',
+      'peek',
+      'messages',
+      'message',
+      'conversation',
+      'settings',
+      'arrive',
+      'acks',
+    ]) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
     }
     expect((await qk([])).code).toBe(2);
@@ -47,7 +61,9 @@ describe('qk command line (no service needed)', () => {
     try {
       const run = await qk(['--data', dir, '--json', 'queue', 'list']);
       expect(run.code).toBe(1);
-      expect(run.json).toEqual({ error: { code: 'SERVICE_NOT_AVAILABLE', message: expect.stringContaining(`No service is running on ${dir}`) } });
+      expect(run.json).toEqual({
+        error: { code: 'SERVICE_NOT_AVAILABLE', message: expect.stringContaining(`No service is running on ${dir}`) },
+      });
       const human = await qk(['--data', dir, 'queue', 'list']);
       expect(human.stderr).toMatch(/^qk: SERVICE_NOT_AVAILABLE: No service is running on/);
     } finally {
@@ -73,13 +89,38 @@ describe('qk against a running service', () => {
   });
 
   it('creates, lists and shows queues with --data, --service and the environment', async () => {
-    const created = await qk(['--data', service.dataDir, '--json', 'queue', 'create', '.\\private$\\cli-a', '--label', 'A', '--journal', '--quota', '100']);
-    expect(created).toMatchObject({ code: 0, json: { path: '.\\private$\\cli-a', label: 'A', journal: true, quotaKB: 100 } });
+    const created = await qk([
+      '--data',
+      service.dataDir,
+      '--json',
+      'queue',
+      'create',
+      '.\\private$\\cli-a',
+      '--label',
+      'A',
+      '--journal',
+      '--quota',
+      '100',
+    ]);
+    expect(created).toMatchObject({
+      code: 0,
+      json: { path: '.\\private$\\cli-a', label: 'A', journal: true, quotaKB: 100 },
+    });
     const listed = await qk(['queue', 'list', '--json'], { QK_SERVICE: service.url, QK_TOKEN: service.token });
     expect(listed.json.map((q: { path: string }) => q.path)).toContain('.\\private$\\cli-a');
     const shown = await qk(['--json', 'queue', 'show', '.\\private$\\cli-a'], { QK_DATA: service.dataDir });
     expect(shown.json).toMatchObject({ path: '.\\private$\\cli-a', type: 'private' });
-    const set = await qk([...remote, '--json', 'queue', 'set', '.\\private$\\cli-a', '--quota', 'unlimited', '--journal', 'off']);
+    const set = await qk([
+      ...remote,
+      '--json',
+      'queue',
+      'set',
+      '.\\private$\\cli-a',
+      '--quota',
+      'unlimited',
+      '--journal',
+      'off',
+    ]);
     expect(set.json).toMatchObject({ quotaKB: null, journal: false });
   });
 
@@ -97,13 +138,28 @@ describe('qk against a running service', () => {
   it('sends, peeks, browses and receives, with classes by name and hex in human output', async () => {
     const path = '.\\private$\\cli-msg';
     await qk([...remote, 'queue', 'create', path]);
-    const sent = await qk([...remote, '--json', 'send', path, '--body', 'hello', '--label', 'greeting', '--priority', '6', '--recoverable']);
+    const sent = await qk([
+      ...remote,
+      '--json',
+      'send',
+      path,
+      '--body',
+      'hello',
+      '--label',
+      'greeting',
+      '--priority',
+      '6',
+      '--recoverable',
+    ]);
     expect(sent).toMatchObject({ code: 0, json: { id: expect.stringMatching(/^\{[0-9a-f-]{36}\}\\\d+$/) } });
     const peeked = await qk([...remote, 'peek', path]);
     expect(peeked.stdout).toMatch(/Class\s+NORMAL 0x0000/);
     expect(peeked.stdout).toMatch(/Body\s+hello/);
     const page = await qk([...remote, '--json', 'messages', path, '--limit', '10']);
-    expect(page.json).toMatchObject({ total: 1, messages: [{ id: sent.json.id, body: 'hello', priority: 6, delivery: 'recoverable' }] });
+    expect(page.json).toMatchObject({
+      total: 1,
+      messages: [{ id: sent.json.id, body: 'hello', priority: 6, delivery: 'recoverable' }],
+    });
     const received = await qk([...remote, '--json', 'receive', path, '--timeout', '0.5']);
     expect(received.json).toMatchObject({ id: sent.json.id, label: 'greeting', class: 'NORMAL', classCode: 0 });
   });
@@ -115,7 +171,11 @@ describe('qk against a running service', () => {
     writeFileSync(file, Buffer.from([0xff, 0xfe, 0x00, 0x41]));
     expect((await qk([...remote, 'send', path, '--body-file', file])).code).toBe(0);
     const received = await qk([...remote, '--json', 'receive', path]);
-    expect(received.json).toMatchObject({ body: null, bodyBase64: Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('base64'), bodySize: 4 });
+    expect(received.json).toMatchObject({
+      body: null,
+      bodyBase64: Buffer.from([0xff, 0xfe, 0x00, 0x41]).toString('base64'),
+      bodySize: 4,
+    });
   });
 
   it('exits 3 with an IO_TIMEOUT document when nothing arrives within --timeout', async () => {
@@ -145,7 +205,20 @@ describe('qk against a running service', () => {
   it('hands messages to the arrival path and shows the duplicate refused', async () => {
     const path = '.\\private$\\cli-arrive';
     await qk([...remote, 'queue', 'create', path]);
-    const args = [...remote, '--json', 'arrive', path, '--id', '{0a0a0a0a-1111-2222-3333-444444444444}\\9', '--source-id', '0a0a0a0a-1111-2222-3333-444444444444', '--source-name', 'REMOTE', '--body', 'x'];
+    const args = [
+      ...remote,
+      '--json',
+      'arrive',
+      path,
+      '--id',
+      '{0a0a0a0a-1111-2222-3333-444444444444}\\9',
+      '--source-id',
+      '0a0a0a0a-1111-2222-3333-444444444444',
+      '--source-name',
+      'REMOTE',
+      '--body',
+      'x',
+    ];
     expect((await qk(args)).json).toEqual({ accepted: true, reason: null });
     const again = await qk(args);
     expect(again.json.accepted).toBe(false);
@@ -157,7 +230,11 @@ describe('qk against a running service', () => {
     const set = await qk([...remote, '--json', 'settings', 'set', 'LongLiveTime', '7776000']);
     expect(set.json).toMatchObject({ name: 'LongLiveTime', value: 7_776_000 });
     const status = await qk([...remote, '--json', 'service', 'status']);
-    expect(status.json).toMatchObject({ name: 'CLITEST', id: service.host.id, duplicateCache: { capacity: expect.any(Number) } });
+    expect(status.json).toMatchObject({
+      name: 'CLITEST',
+      id: service.host.id,
+      duplicateCache: { capacity: expect.any(Number) },
+    });
   });
 });
 
@@ -168,10 +245,20 @@ describe('qk service start', () => {
     const { runCli } = await import('../../../core/cli/src/run-cli.js');
     const { serviceStarter } = await import('../../../core/service/src/service-starter.js');
     try {
-      const finished = runCli(['service', 'start', '--data', dir, '--name', 'STARTER', '--json'], { stdout: (t) => void (stdout += t), stderr: () => undefined, env: {}, serviceStarter });
+      const finished = runCli(['service', 'start', '--data', dir, '--name', 'STARTER', '--json'], {
+        stdout: (t) => void (stdout += t),
+        stderr: () => undefined,
+        env: {},
+        serviceStarter,
+      });
       await expect.poll(() => stdout.includes('\n'), { timeout: 10_000 }).toBe(true);
       const ready = JSON.parse(stdout);
-      expect(ready).toEqual({ ready: true, name: 'STARTER', id: expect.stringMatching(/^[0-9a-f-]{36}$/), url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+      expect(ready).toEqual({
+        ready: true,
+        name: 'STARTER',
+        id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      });
       const client = await QkClient.fromDataDir(dir);
       await client.serviceStop({});
       await client.close();

@@ -15,7 +15,12 @@ export interface CliRun {
 export async function qk(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: { HOME: '/nonexistent-home', ...env }, serviceStarter });
+  const code = await runCli(args, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: { HOME: '/nonexistent-home', ...env },
+    serviceStarter,
+  });
   const text = code === 0 ? stdout : stderr;
   let json: unknown = null;
   try {

@@ -51,10 +51,35 @@ describe('option values', () => {
 
   it('builds SendProperties from send options', () => {
     expect(
-      sendPropertiesFrom({ body: 'b', label: 'l', priority: '7', recoverable: true, journal: 'both', ack: 'full-receive', ttrq: '10', ttbr: '2', appSpecific: '5', adminQueue: '.\\private$\\admin', correlationId: '{x}\\1', conversation: 'c', from: '.\\private$\\me' }),
+      sendPropertiesFrom({
+        body: 'b',
+        label: 'l',
+        priority: '7',
+        recoverable: true,
+        journal: 'both',
+        ack: 'full-receive',
+        ttrq: '10',
+        ttbr: '2',
+        appSpecific: '5',
+        adminQueue: '.\\private$\\admin',
+        correlationId: '{x}\\1',
+        conversation: 'c',
+        from: '.\\private$\\me',
+      }),
     ).toEqual({
-      body: 'b', label: 'l', priority: 7, delivery: 'recoverable', journal: 3, acknowledge: 14, timeToReachQueue: 10, timeToBeReceived: 2,
-      appSpecific: 5, adminQueue: '.\\private$\\admin', correlationId: '{x}\\1', conversation: 'c', from: '.\\private$\\me',
+      body: 'b',
+      label: 'l',
+      priority: 7,
+      delivery: 'recoverable',
+      journal: 3,
+      acknowledge: 14,
+      timeToReachQueue: 10,
+      timeToBeReceived: 2,
+      appSpecific: 5,
+      adminQueue: '.\\private$\\admin',
+      correlationId: '{x}\\1',
+      conversation: 'c',
+      from: '.\\private$\\me',
     });
     expect(sendPropertiesFrom({})).toEqual({});
     expect(() => sendPropertiesFrom({ body: 'a', bodyFile: '/x' })).toThrow(UsageError);

@@ -133,7 +133,9 @@ describe('QkClient against a real service', () => {
   it('refuses a wrong token: UNAUTHORIZED over HTTP and over WebSocket', async () => {
     const http = await QkClient.connect({ url: service.url, token: 'nope' });
     await expect(http.serviceStatus({})).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
-    await expect(QkClient.connect({ url: service.url, token: 'nope', transport: 'ws' })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(QkClient.connect({ url: service.url, token: 'nope', transport: 'ws' })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
   });
 
   it('finds the service of a data folder through service.json and the token', async () => {
@@ -148,7 +150,10 @@ describe('QkClient.fromDataDir without a service', () => {
     const { dir, cleanup } = tempDataDir('qk-client-');
     try {
       const error = await QkClient.fromDataDir(dir).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'SERVICE_NOT_AVAILABLE', message: expect.stringContaining(`No service is running on ${dir}`) });
+      expect(error).toMatchObject({
+        code: 'SERVICE_NOT_AVAILABLE',
+        message: expect.stringContaining(`No service is running on ${dir}`),
+      });
     } finally {
       cleanup();
     }
@@ -158,11 +163,23 @@ describe('QkClient.fromDataDir without a service', () => {
     const { dir, cleanup } = tempDataDir('qk-client-');
     try {
       writeFileSync(join(dir, 'token'), 'f'.repeat(64));
-      writeFileSync(join(dir, 'service.json'), JSON.stringify({ url: 'http://127.0.0.1:9', pid: 2 ** 22 + 1, name: 'X', id: 'y', startedTime: 'z' }));
-      await expect(QkClient.fromDataDir(dir)).rejects.toMatchObject({ code: 'SERVICE_NOT_AVAILABLE', message: expect.stringContaining('is gone') });
-      writeFileSync(join(dir, 'service.json'), JSON.stringify({ url: 'http://127.0.0.1:9', pid: process.pid, name: 'X', id: 'y', startedTime: 'z' }));
+      writeFileSync(
+        join(dir, 'service.json'),
+        JSON.stringify({ url: 'http://127.0.0.1:9', pid: 2 ** 22 + 1, name: 'X', id: 'y', startedTime: 'z' }),
+      );
+      await expect(QkClient.fromDataDir(dir)).rejects.toMatchObject({
+        code: 'SERVICE_NOT_AVAILABLE',
+        message: expect.stringContaining('is gone'),
+      });
+      writeFileSync(
+        join(dir, 'service.json'),
+        JSON.stringify({ url: 'http://127.0.0.1:9', pid: process.pid, name: 'X', id: 'y', startedTime: 'z' }),
+      );
       const client = await QkClient.fromDataDir(dir);
-      await expect(client.serviceStatus({})).rejects.toMatchObject({ code: 'SERVICE_NOT_AVAILABLE', message: expect.stringContaining(`No service is running on ${dir}`) });
+      await expect(client.serviceStatus({})).rejects.toMatchObject({
+        code: 'SERVICE_NOT_AVAILABLE',
+        message: expect.stringContaining(`No service is running on ${dir}`),
+      });
       rmSync(join(dir, 'token'));
       await expect(QkClient.fromDataDir(dir)).rejects.toMatchObject({ code: 'SERVICE_NOT_AVAILABLE' });
     } finally {

@@ -9,7 +9,15 @@ const app = {
   getPath: vi.fn(() => '/home/u/.config/Queuekeeper'),
   getName: () => 'Queuekeeper',
 };
-vi.mock('electron', () => ({ app, BrowserWindow: vi.fn(), dialog: {}, ipcMain: {}, Menu: {}, utilityProcess: {}, session: {} }));
+vi.mock('electron', () => ({
+  app,
+  BrowserWindow: vi.fn(),
+  dialog: {},
+  ipcMain: {},
+  Menu: {},
+  utilityProcess: {},
+  session: {},
+}));
 
 const { appPaths, runMain } = await import('../../../electron/app-main.js');
 const { applicationMenuTemplate } = await import('../../../electron/menu.js');
@@ -31,7 +39,9 @@ describe('electron main', () => {
     runMain('/app/dist/electron');
     expect(app.quit).not.toHaveBeenCalled();
     expect(app.whenReady).toHaveBeenCalled();
-    expect([...handlers.keys()]).toEqual(expect.arrayContaining(['second-instance', 'web-contents-created', 'window-all-closed', 'will-quit']));
+    expect([...handlers.keys()]).toEqual(
+      expect.arrayContaining(['second-instance', 'web-contents-created', 'window-all-closed', 'will-quit']),
+    );
   });
 
   it('keeps the data in the user data folder and loads the built renderer', () => {
@@ -47,6 +57,13 @@ describe('electron main', () => {
     expect(applicationMenuTemplate('linux', 'Queuekeeper')).toBeNull();
     expect(applicationMenuTemplate('win32', 'Queuekeeper')).toBeNull();
     const mac = applicationMenuTemplate('darwin', 'Queuekeeper') ?? [];
-    expect(mac.map((m) => m.label ?? m.role)).toEqual(['Queuekeeper', 'File', 'editMenu', 'View', 'windowMenu', 'help']);
+    expect(mac.map((m) => m.label ?? m.role)).toEqual([
+      'Queuekeeper',
+      'File',
+      'editMenu',
+      'View',
+      'windowMenu',
+      'help',
+    ]);
   });
 });

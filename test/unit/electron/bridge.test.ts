@@ -34,7 +34,10 @@ describe('preload bridge', () => {
     const ipc = fakeIpc();
     ipc.invoke.mockResolvedValueOnce({ ok: true, value: { purged: 3 } });
     const bridge = createBridge(ipc as never);
-    await expect(bridge.queuePurge({ path: '.\\private$\\orders' })).resolves.toEqual({ ok: true, value: { purged: 3 } });
+    await expect(bridge.queuePurge({ path: '.\\private$\\orders' })).resolves.toEqual({
+      ok: true,
+      value: { purged: 3 },
+    });
     expect(ipc.invoke).toHaveBeenCalledWith(CALL_CHANNEL, 'queuePurge', { path: '.\\private$\\orders' });
     await bridge.queueList(undefined as never);
     expect(ipc.invoke).toHaveBeenLastCalledWith(CALL_CHANNEL, 'queueList', {});

@@ -11,7 +11,8 @@ function wire() {
   const clone = <T>(v: T): T => structuredClone(v);
   const child: ChildLike & { exit(code: number): void } = {
     postMessage: (message) => queueMicrotask(() => portListeners.forEach((l) => l({ data: clone(message) }))),
-    on: ((event: string, listener: (arg: unknown) => void) => void childListeners[event]?.push(listener)) as ChildLike['on'],
+    on: ((event: string, listener: (arg: unknown) => void) =>
+      void childListeners[event]?.push(listener)) as ChildLike['on'],
     kill: vi.fn(() => true),
     exit: (code) => childListeners['exit']?.forEach((l) => l(code)),
   };
@@ -28,7 +29,11 @@ function fakeService() {
     name: 'ALPHA',
     id: 'guid',
     url: 'http://127.0.0.1:1',
-    call: vi.fn(async (op: string, input: unknown): Promise<Envelope<unknown>> => (op === 'fail' ? { ok: false, error: { code: 'QUEUE_NOT_FOUND', message: 'no' } } : { ok: true, value: { op, input } })),
+    call: vi.fn(async (op: string, input: unknown): Promise<Envelope<unknown>> =>
+      op === 'fail'
+        ? { ok: false, error: { code: 'QUEUE_NOT_FOUND', message: 'no' } }
+        : { ok: true, value: { op, input } },
+    ),
     subscribe: (l) => {
       listeners.add(l);
       return () => listeners.delete(l);
@@ -48,7 +53,10 @@ describe('service in a utility process', () => {
     const host = await connectHost(child);
     expect(host.name).toBe('ALPHA');
     await expect(host.call('queueList', {})).resolves.toEqual({ ok: true, value: { op: 'queueList', input: {} } });
-    await expect(host.call('fail', {})).resolves.toEqual({ ok: false, error: { code: 'QUEUE_NOT_FOUND', message: 'no' } });
+    await expect(host.call('fail', {})).resolves.toEqual({
+      ok: false,
+      error: { code: 'QUEUE_NOT_FOUND', message: 'no' },
+    });
     const events: QkEvent[] = [];
     host.subscribe((e) => events.push(e));
     service.emit({ type: 'queuePurged', path: '.\\DEADLETTER$', purged: 2 });
@@ -70,7 +78,13 @@ describe('service in a utility process', () => {
   it('reports a service that cannot open (a locked data folder) instead of hanging', async () => {
     const { child, port } = wire();
     const exit = vi.fn();
-    void runHostProcess(port, async () => { throw new Error('SERVICE_ALREADY_RUNNING: the data folder is in use'); }, exit);
+    void runHostProcess(
+      port,
+      async () => {
+        throw new Error('SERVICE_ALREADY_RUNNING: the data folder is in use');
+      },
+      exit,
+    );
     await expect(connectHost(child)).rejects.toThrow('data folder is in use');
     expect(exit).toHaveBeenCalledWith(1);
   });
@@ -85,11 +99,16 @@ describe('service in a utility process', () => {
     await new Promise((r) => setTimeout(r, 0));
     child.exit(9);
     await expect(pending).resolves.toMatchObject({ ok: false, error: { code: 'SERVICE_NOT_AVAILABLE' } });
-    await expect(host.call('queueList', {})).resolves.toMatchObject({ ok: false, error: { code: 'SERVICE_NOT_AVAILABLE' } });
+    await expect(host.call('queueList', {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'SERVICE_NOT_AVAILABLE' },
+    });
   });
 
   it('reads the data folder from its arguments', () => {
-    expect(dataDirFromArgv(['electron', 'main.cjs', '--qk-data', '/home/u/.config/Queuekeeper/data'])).toBe('/home/u/.config/Queuekeeper/data');
+    expect(dataDirFromArgv(['electron', 'main.cjs', '--qk-data', '/home/u/.config/Queuekeeper/data'])).toBe(
+      '/home/u/.config/Queuekeeper/data',
+    );
     expect(() => dataDirFromArgv(['electron'])).toThrow('--qk-data');
   });
 });

@@ -27,7 +27,8 @@ function setup() {
   const contents = { send: vi.fn(), isDestroyed: () => false };
   const dispose = registerIpc(ipcMain as never, host, { webContents: () => contents as never, indexUrl: INDEX });
   const mainFrame = { url: `${INDEX}#/`, parent: null };
-  const call = (op: unknown, input: unknown = {}, sender: unknown = contents, frame: unknown = mainFrame) => (handler as NonNullable<typeof handler>)({ sender, senderFrame: frame }, op, input);
+  const call = (op: unknown, input: unknown = {}, sender: unknown = contents, frame: unknown = mainFrame) =>
+    (handler as NonNullable<typeof handler>)({ sender, senderFrame: frame }, op, input);
   return { ipcMain, host, contents, call, listeners, dispose, mainFrame };
 }
 
@@ -43,8 +44,12 @@ describe('electron/ipc', () => {
     const other = { send: vi.fn() };
     const denied = { ok: false, error: { code: 'ACCESS_DENIED', message: expect.any(String) } };
     await expect(call('queuePurge', { path: '.\\DEADLETTER$' }, other)).resolves.toEqual(denied);
-    await expect(call('queuePurge', {}, undefined, { url: 'https://evil.example/index.html', parent: null })).resolves.toEqual(denied);
-    await expect(call('queuePurge', {}, undefined, { url: 'file:///tmp/other/index.html', parent: null })).resolves.toEqual(denied);
+    await expect(
+      call('queuePurge', {}, undefined, { url: 'https://evil.example/index.html', parent: null }),
+    ).resolves.toEqual(denied);
+    await expect(
+      call('queuePurge', {}, undefined, { url: 'file:///tmp/other/index.html', parent: null }),
+    ).resolves.toEqual(denied);
     await expect(call('queuePurge', {}, undefined, { url: `${INDEX}`, parent: mainFrame })).resolves.toEqual(denied);
     await expect(call('queuePurge', {}, undefined, null)).resolves.toEqual(denied);
     expect(host.call).not.toHaveBeenCalled();
@@ -69,7 +74,14 @@ describe('electron/ipc', () => {
   it('isTrustedSender ignores the hash of the renderer URL but not its folder', () => {
     const contents = {};
     const trusted = { webContents: () => contents as never, indexUrl: INDEX };
-    expect(isTrustedSender({ sender: contents, senderFrame: { url: `${INDEX}#x`, parent: null } } as never, trusted)).toBe(true);
-    expect(isTrustedSender({ sender: contents, senderFrame: { url: INDEX.replace('renderer', 'renderer2'), parent: null } } as never, trusted)).toBe(false);
+    expect(
+      isTrustedSender({ sender: contents, senderFrame: { url: `${INDEX}#x`, parent: null } } as never, trusted),
+    ).toBe(true);
+    expect(
+      isTrustedSender(
+        { sender: contents, senderFrame: { url: INDEX.replace('renderer', 'renderer2'), parent: null } } as never,
+        trusted,
+      ),
+    ).toBe(false);
   });
 });

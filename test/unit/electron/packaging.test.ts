@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const config = JSON.parse(readFileSync(new URL('../../../build/electron-builder.json', import.meta.url), 'utf8')) as Record<string, any>;
+const config = JSON.parse(
+  readFileSync(new URL('../../../build/electron-builder.json', import.meta.url), 'utf8'),
+) as Record<string, any>;
 const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as Record<string, any>;
 
 describe('electron-builder configuration', () => {

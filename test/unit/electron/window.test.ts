@@ -39,7 +39,15 @@ describe('createMainWindow', () => {
   it('fixes the secure defaults: isolation, sandbox, no Node, web security, our preload', () => {
     createMainWindow({ preloadPath: '/app/dist/electron/preload.cjs', indexHtml: '/app/dist/renderer/index.html' });
     const prefs = created[0]?.options['webPreferences'] as Record<string, unknown>;
-    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, allowRunningInsecureContent: false, preload: '/app/dist/electron/preload.cjs' });
+    expect(prefs).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      allowRunningInsecureContent: false,
+      preload: '/app/dist/electron/preload.cjs',
+    });
     expect(created[0]?.window.loadFile).toHaveBeenCalledWith('/app/dist/renderer/index.html');
   });
 
@@ -61,7 +69,11 @@ describe('createMainWindow', () => {
     expect(callback).toHaveBeenCalledWith({ responseHeaders: { a: ['b'], 'Content-Security-Policy': [CONSOLE_CSP] } });
     expect(CONSOLE_CSP).toContain("default-src 'none'");
     expect(CONSOLE_CSP).toContain("script-src 'self'");
-    const permission = setPermissionRequestHandler.mock.calls[0]?.[0] as (c: unknown, p: string, cb: (ok: boolean) => void) => void;
+    const permission = setPermissionRequestHandler.mock.calls[0]?.[0] as (
+      c: unknown,
+      p: string,
+      cb: (ok: boolean) => void,
+    ) => void;
     const answer = vi.fn();
     permission({}, 'media', answer);
     expect(answer).toHaveBeenCalledWith(false);

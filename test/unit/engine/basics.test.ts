@@ -17,7 +17,12 @@ describe('queue manager basics', () => {
 
   test('send, peek, receive round trip', async () => {
     h.qm.createQueue({ path: '.\\private$\\orders' });
-    const id = await h.qm.send('.\\private$\\orders', { body: 'hello', label: 'L', priority: 5, delivery: 'recoverable' });
+    const id = await h.qm.send('.\\private$\\orders', {
+      body: 'hello',
+      label: 'L',
+      priority: 5,
+      delivery: 'recoverable',
+    });
     expect(id).toMatch(new RegExp(`^\\{${h.qm.id}\\}\\\\\\d+$`));
     const peeked = await h.qm.peek({ path: '.\\private$\\orders' });
     expect(peeked.body).toBe('hello');
@@ -29,7 +34,13 @@ describe('queue manager basics', () => {
 
   test('R-O1 priority order then arrival order', async () => {
     h.qm.createQueue({ path: '.\\private$\\p' });
-    for (const [p, b] of [[1, 'a'], [7, 'b'], [1, 'c'], [7, 'd']] as const) await h.qm.send('.\\private$\\p', { body: b, priority: p });
+    for (const [p, b] of [
+      [1, 'a'],
+      [7, 'b'],
+      [1, 'c'],
+      [7, 'd'],
+    ] as const)
+      await h.qm.send('.\\private$\\p', { body: b, priority: p });
     const order: string[] = [];
     for (let i = 0; i < 4; i++) order.push((await h.qm.receive({ path: '.\\private$\\p' })).body ?? '');
     expect(order).toEqual(['b', 'd', 'a', 'c']);

@@ -68,7 +68,14 @@ describe('dead letters and acknowledgments', () => {
   });
 
   test('R-A6 acknowledgment contents', async () => {
-    const id = await h.qm.send(Q, { body: 'payload', label: 'lbl', appSpecific: 42, priority: 6, acknowledge: 0x0f, adminQueue: ADMIN });
+    const id = await h.qm.send(Q, {
+      body: 'payload',
+      label: 'lbl',
+      appSpecific: 42,
+      priority: 6,
+      acknowledge: 0x0f,
+      adminQueue: ADMIN,
+    });
     await h.qm.receive({ path: Q });
     const acks = h.qm.browse({ path: ADMIN, includeBody: true }).messages;
     expect(acks.map((a) => a.class).sort()).toEqual(['ACK_REACH_QUEUE', 'ACK_RECEIVE']);
@@ -108,12 +115,20 @@ describe('dead letters and acknowledgments', () => {
   test('R-Q4 full computer: local send fails with INSUFFICIENT_RESOURCES and no acknowledgment', async () => {
     h.qm.setSetting('MachineQuota', 1);
     await h.qm.send(Q, { body: 'x'.repeat(1000) });
-    await expect(h.qm.send(Q, { body: 'y'.repeat(100), acknowledge: 0x04, adminQueue: ADMIN })).rejects.toMatchObject({ code: 'INSUFFICIENT_RESOURCES' });
+    await expect(h.qm.send(Q, { body: 'y'.repeat(100), acknowledge: 0x04, adminQueue: ADMIN })).rejects.toMatchObject({
+      code: 'INSUFFICIENT_RESOURCES',
+    });
     expect(count(ADMIN)).toBe(0);
   });
 
   test('R-X6 TTRQ expiry in an outgoing queue: NACK 0x8002 and dead letter', async () => {
-    await h.qm.send('FARAWAY\\private$\\q', { body: 'r', timeToReachQueue: 1, journal: 1, acknowledge: 0x04, adminQueue: ADMIN });
+    await h.qm.send('FARAWAY\\private$\\q', {
+      body: 'r',
+      timeToReachQueue: 1,
+      journal: 1,
+      acknowledge: 0x04,
+      adminQueue: ADMIN,
+    });
     expect(h.qm.listQueues().some((q) => q.type === 'outgoing' && q.messageCount === 1)).toBe(true);
     h.clock.advance(1_200);
     expect(classes('.\\DEADLETTER$')).toEqual([MessageClass.NACK_REACH_QUEUE_TIMEOUT]);
@@ -232,7 +247,15 @@ describe('duplicates, settings, retention', () => {
 describe('arrivals from other computers', () => {
   const source = '5f0e9a51-3c1f-4c8e-9a4c-1f2e3d4c5b6a';
   test('R-D5 an arrival for a queue that does not exist is NACK_BAD_DST_Q and dead-lettered as flagged', async () => {
-    const outcome = await h.qm.arrive('.\\private$\\nosuch', { id: `{${source}}\\11`, sourceMachineId: source, sourceMachine: 'BETA', body: 'lost', journal: 1, acknowledge: 0x04, adminQueue: ADMIN });
+    const outcome = await h.qm.arrive('.\\private$\\nosuch', {
+      id: `{${source}}\\11`,
+      sourceMachineId: source,
+      sourceMachine: 'BETA',
+      body: 'lost',
+      journal: 1,
+      acknowledge: 0x04,
+      adminQueue: ADMIN,
+    });
     expect(outcome).toEqual({ accepted: false, reason: 'NACK_BAD_DST_Q' });
     expect(classes('.\\DEADLETTER$')).toEqual([MessageClass.NACK_BAD_DST_Q]);
     expect(classes(ADMIN)).toEqual([MessageClass.NACK_BAD_DST_Q]);
@@ -241,7 +264,12 @@ describe('arrivals from other computers', () => {
 
 describe('browsing', () => {
   test('pages in receive order from either end, sorted and filtered by the store', async () => {
-    for (let i = 0; i < 30; i++) await h.qm.send(Q, { body: `body-${i}`, label: `L${String(29 - i).padStart(2, '0')}`, priority: i % 2 === 0 ? 5 : 1 });
+    for (let i = 0; i < 30; i++)
+      await h.qm.send(Q, {
+        body: `body-${i}`,
+        label: `L${String(29 - i).padStart(2, '0')}`,
+        priority: i % 2 === 0 ? 5 : 1,
+      });
     const all = h.qm.browse({ path: Q, limit: 1000 }).messages;
     expect(all).toHaveLength(30);
     const last = h.qm.browse({ path: Q, offset: 25, limit: 10 });

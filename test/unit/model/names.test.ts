@@ -1,9 +1,22 @@
 import { describe, expect, test } from 'vitest';
-import { parseQueueName, tryParseMessageId, parseCorrelationId, formatMessageId, messageClassName, formatClassCode, MessageClass, Acknowledgment } from '@qk/model';
+import {
+  parseQueueName,
+  tryParseMessageId,
+  parseCorrelationId,
+  formatMessageId,
+  messageClassName,
+  formatClassCode,
+  MessageClass,
+  Acknowledgment,
+} from '@qk/model';
 
 describe('path names (§3.2)', () => {
   test('private, public, journal and system shorthands', () => {
-    expect(parseQueueName('.\\private$\\Orders')).toEqual({ computer: { by: 'local' }, target: { kind: 'private', name: 'Orders' }, journal: false });
+    expect(parseQueueName('.\\private$\\Orders')).toEqual({
+      computer: { by: 'local' },
+      target: { kind: 'private', name: 'Orders' },
+      journal: false,
+    });
     expect(parseQueueName('HOST\\orders').target).toEqual({ kind: 'public', name: 'orders' });
     expect(parseQueueName('.\\private$\\orders\\JOURNAL$').journal).toBe(true);
     expect(parseQueueName('.\\deadletter$').target).toEqual({ kind: 'system', queue: 'DEADLETTER' });
@@ -34,15 +47,25 @@ describe('path names (§3.2)', () => {
 describe('format names (§3.3)', () => {
   const guid = '1b4e28ba-2fa1-11d2-883f-0016d3cca427';
   test('DIRECT, PRIVATE, PUBLIC, MACHINE', () => {
-    expect(parseQueueName('DIRECT=OS:alpha\\private$\\q')).toEqual({ computer: { by: 'name', name: 'alpha' }, target: { kind: 'private', name: 'q' }, journal: false });
+    expect(parseQueueName('DIRECT=OS:alpha\\private$\\q')).toEqual({
+      computer: { by: 'name', name: 'alpha' },
+      target: { kind: 'private', name: 'q' },
+      journal: false,
+    });
     expect(parseQueueName('DIRECT=TCP:127.0.0.1\\q;JOURNAL').journal).toBe(true);
     expect(parseQueueName(`PRIVATE=${guid}\\0000000a`).target).toEqual({ kind: 'privateNumber', number: 10 });
-    expect(parseQueueName(`MACHINE=${guid.toUpperCase()};DEADLETTER`)).toEqual({ computer: { by: 'guid', guid }, target: { kind: 'system', queue: 'DEADLETTER' }, journal: false });
+    expect(parseQueueName(`MACHINE=${guid.toUpperCase()};DEADLETTER`)).toEqual({
+      computer: { by: 'guid', guid },
+      target: { kind: 'system', queue: 'DEADLETTER' },
+      journal: false,
+    });
     expect(parseQueueName(`FORMATNAME:PUBLIC=${guid}`).target).toEqual({ kind: 'publicGuid', guid });
   });
 
   test('malformed format names are ILLEGAL_FORMATNAME', () => {
-    expect(() => parseQueueName('MACHINE=nope;JOURNAL')).toThrow(expect.objectContaining({ code: 'ILLEGAL_FORMATNAME' }));
+    expect(() => parseQueueName('MACHINE=nope;JOURNAL')).toThrow(
+      expect.objectContaining({ code: 'ILLEGAL_FORMATNAME' }),
+    );
     expect(() => parseQueueName(`MACHINE=${guid}`)).toThrow(expect.objectContaining({ code: 'ILLEGAL_FORMATNAME' }));
     expect(() => parseQueueName('DIRECT=OS:host')).toThrow(expect.objectContaining({ code: 'ILLEGAL_FORMATNAME' }));
   });
@@ -58,7 +81,10 @@ describe('message IDs (§1.2) and classes (§2.1)', () => {
 
   test('R-V0a a correlation ID that is not 20 bytes is ILLEGAL_PROPERTY_SIZE', () => {
     expect(() => parseCorrelationId('abcd')).toThrow(expect.objectContaining({ code: 'ILLEGAL_PROPERTY_SIZE' }));
-    expect(parseCorrelationId('00'.repeat(20))).toEqual({ computerGuid: '00000000-0000-0000-0000-000000000000', sequence: 0 });
+    expect(parseCorrelationId('00'.repeat(20))).toEqual({
+      computerGuid: '00000000-0000-0000-0000-000000000000',
+      sequence: 0,
+    });
   });
 
   test('receive NACKs have the SDK values, not the renumbered third-party ones', () => {

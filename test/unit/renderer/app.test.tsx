@@ -14,7 +14,12 @@ let container: HTMLDivElement;
 let store: AppStore;
 
 async function render() {
-  const client = createFakeClient({ queues: [queue('.\\private$\\orders', { messageCount: 2 })], messages: { '.\\private$\\orders': [message(1, { label: 'order-1' }), message(2, { label: 'order-2', classCode: 0xc001 })] } });
+  const client = createFakeClient({
+    queues: [queue('.\\private$\\orders', { messageCount: 2 })],
+    messages: {
+      '.\\private$\\orders': [message(1, { label: 'order-1' }), message(2, { label: 'order-2', classCode: 0xc001 })],
+    },
+  });
   store = createAppStore(client, { storage: null });
   container = document.createElement('div');
   document.body.appendChild(container);
@@ -31,7 +36,10 @@ async function render() {
   return client;
 }
 
-const treeItem = (label: string) => [...container.querySelectorAll('[role="treeitem"]')].find((e) => e.querySelector('.tree-label')?.textContent === label) as HTMLElement | undefined;
+const treeItem = (label: string) =>
+  [...container.querySelectorAll('[role="treeitem"]')].find(
+    (e) => e.querySelector('.tree-label')?.textContent === label,
+  ) as HTMLElement | undefined;
 
 beforeEach(() => localStorage.clear());
 afterEach(() => {
@@ -42,7 +50,12 @@ afterEach(() => {
 describe('console components', () => {
   it('renders the MMC layout: menu bar, ARIA tree with live counts, actions and status bar', async () => {
     await render();
-    expect([...container.querySelectorAll('.menu-title')].map((e) => e.textContent)).toEqual(['File', 'Action', 'View', 'Help']);
+    expect([...container.querySelectorAll('.menu-title')].map((e) => e.textContent)).toEqual([
+      'File',
+      'Action',
+      'View',
+      'Help',
+    ]);
     expect(container.querySelector('[role="tree"]')?.getAttribute('aria-label')).toBe('Console tree');
     expect(treeItem('ALPHA (this computer)')?.getAttribute('aria-expanded')).toBe('true');
     expect(treeItem('Private Queues')?.querySelector('.tree-count')?.textContent).toBe('1');
@@ -53,10 +66,11 @@ describe('console components', () => {
   it('keyboard: arrows walk and expand the tree, and a queue shows its messages in an ARIA grid', async () => {
     await render();
     const tree = container.querySelector('[role="tree"]') as HTMLElement;
-    const key = (k: string) => act(async () => {
-      tree.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
-      await flush();
-    });
+    const key = (k: string) =>
+      act(async () => {
+        tree.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+        await flush();
+      });
     await key('ArrowDown'); // Outgoing Queues
     await key('ArrowDown'); // Public Queues
     await key('ArrowDown'); // Private Queues
@@ -69,7 +83,9 @@ describe('console components', () => {
     });
     const grid = container.querySelector('[role="grid"].message-grid') as HTMLElement;
     expect(grid.getAttribute('aria-rowcount')).toBe('3');
-    const rows = [...grid.querySelectorAll('[role="row"][aria-rowindex]')].filter((r) => r.getAttribute('aria-rowindex') !== '1');
+    const rows = [...grid.querySelectorAll('[role="row"][aria-rowindex]')].filter(
+      (r) => r.getAttribute('aria-rowindex') !== '1',
+    );
     expect(rows.map((r) => r.querySelector('[role="gridcell"]')?.textContent)).toEqual(['order-1', 'order-2']);
     expect(rows[1]?.querySelector('.class-nack')?.textContent).toBe('NACK_Q_PURGED 0xC001');
   });
@@ -82,7 +98,13 @@ describe('console components', () => {
     });
     const dialog = document.querySelector('[role="dialog"]') as HTMLElement;
     expect(dialog.getAttribute('aria-modal')).toBe('true');
-    expect([...dialog.querySelectorAll('[role="tab"]')].map((t) => t.textContent)).toEqual(['General', 'Queues', 'Sender', 'Body', 'Acknowledgments']);
+    expect([...dialog.querySelectorAll('[role="tab"]')].map((t) => t.textContent)).toEqual([
+      'General',
+      'Queues',
+      'Sender',
+      'Body',
+      'Acknowledgments',
+    ]);
     // An acknowledgment opens where it matters: its original, which is not on this computer.
     expect(dialog.querySelector('[role="tab"][aria-selected="true"]')?.textContent).toBe('Acknowledgments');
     expect(dialog.textContent).toContain('The original message is no longer on this computer.');

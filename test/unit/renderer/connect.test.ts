@@ -20,19 +20,36 @@ describe('Connect to another computer', () => {
     await store.getState().connectComputer('http://10.0.0.2:8185', 'secret');
     expect(made).toEqual([['http://10.0.0.2:8185', 'secret']]);
     const s = store.getState();
-    expect(s.computers.map((c) => [c.name, c.local])).toEqual([['ALPHA', true], ['BETA', false]]);
+    expect(s.computers.map((c) => [c.name, c.local])).toEqual([
+      ['ALPHA', true],
+      ['BETA', false],
+    ]);
     const rows = visibleTreeRows(s.computers, s.queues, { ...s.expanded, [`${s.computers[1]?.key}|private`]: true });
-    expect(rows.filter((r) => r.level === 1).map((r) => r.label)).toEqual(['ALPHA (this computer)', 'BETA (connected)']);
+    expect(rows.filter((r) => r.level === 1).map((r) => r.label)).toEqual([
+      'ALPHA (this computer)',
+      'BETA (connected)',
+    ]);
     expect(rows.some((r) => r.label === 'beta-orders')).toBe(true);
 
-    remote.emit({ type: 'queueChanged', path: '.\\private$\\beta-orders', messageCount: 4, bytes: 40, journalMessageCount: 0, journalBytes: 0 });
+    remote.emit({
+      type: 'queueChanged',
+      path: '.\\private$\\beta-orders',
+      messageCount: 4,
+      bytes: 40,
+      journalMessageCount: 0,
+      journalBytes: 0,
+    });
     await new Promise((r) => setTimeout(r, 150));
     const remoteKey = s.computers[1]?.key ?? '';
-    expect(store.getState().queues[remoteKey]?.find((q) => q.path === '.\\private$\\beta-orders')?.messageCount).toBe(4);
+    expect(store.getState().queues[remoteKey]?.find((q) => q.path === '.\\private$\\beta-orders')?.messageCount).toBe(
+      4,
+    );
     expect(store.getState().queues['local']?.some((q) => q.path === '.\\private$\\beta-orders')).toBe(false);
 
     // The same computer twice is refused; disconnecting removes the root and closes its client.
-    await expect(store.getState().connectComputer('http://10.0.0.2:8185', 'secret')).rejects.toThrow('already in the tree');
+    await expect(store.getState().connectComputer('http://10.0.0.2:8185', 'secret')).rejects.toThrow(
+      'already in the tree',
+    );
     store.getState().disconnectComputer(s.computers[1]?.key ?? '');
     await flush();
     expect(store.getState().computers.map((c) => c.name)).toEqual(['ALPHA']);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { base64ToBytes, bodyKind, hexDump, prettyBody, prettyXml, textToBase64 } from '../../../renderer/src/format/body-view.js';
+import {
+  base64ToBytes,
+  bodyKind,
+  hexDump,
+  prettyBody,
+  prettyXml,
+  textToBase64,
+} from '../../../renderer/src/format/body-view.js';
 import { formatBytes, formatDuration, formatPercent, usageFraction } from '../../../renderer/src/format/format.js';
 import { classLabel, classMeaning, classTone } from '../../../renderer/src/format/message-class.js';
 
@@ -28,13 +35,17 @@ describe('formatting', () => {
   it('body views: base64 round trip, hex dump, JSON and XML pretty print', () => {
     const b64 = textToBase64('{"a":1,"é":[2]}');
     expect(new TextDecoder().decode(base64ToBytes(b64))).toBe('{"a":1,"é":[2]}');
-    expect(hexDump(new TextEncoder().encode('ABCDEFGHIJKLMNOPQ'))).toBe('00000000  41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50  ABCDEFGHIJKLMNOP\n00000010  51                                               Q');
+    expect(hexDump(new TextEncoder().encode('ABCDEFGHIJKLMNOPQ'))).toBe(
+      '00000000  41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f 50  ABCDEFGHIJKLMNOP\n00000010  51                                               Q',
+    );
     expect(hexDump(new Uint8Array(40), 16)).toContain('24 more bytes not shown');
     expect(bodyKind('{"a":1}')).toBe('json');
     expect(bodyKind('<a/>')).toBe('xml');
     expect(bodyKind('{not json')).toBe('text');
     expect(bodyKind(null)).toBe('binary');
     expect(prettyBody('{"a":[1]}', 'json')).toBe('{\n  "a": [\n    1\n  ]\n}');
-    expect(prettyXml('<order id="1"><line sku="A">2</line><note/></order>')).toBe('<order id="1">\n  <line sku="A">2</line>\n  <note/>\n</order>');
+    expect(prettyXml('<order id="1"><line sku="A">2</line><note/></order>')).toBe(
+      '<order id="1">\n  <line sku="A">2</line>\n  <note/>\n</order>',
+    );
   });
 });

@@ -33,14 +33,34 @@ class FakeSocket {
 describe('HTTP/WebSocket client', () => {
   it('calls POST /api/v1/<op> with the bearer token and unwraps the envelope', async () => {
     const fetchImpl = vi.fn(async () => new Response(JSON.stringify({ ok: true, value: [{ path: 'q' }] })));
-    const client = createHttpClient({ baseUrl: 'http://127.0.0.1:9/', token: 't0k', fetchImpl: fetchImpl as never, WebSocketImpl: FakeSocket as never, calls: 'http' });
+    const client = createHttpClient({
+      baseUrl: 'http://127.0.0.1:9/',
+      token: 't0k',
+      fetchImpl: fetchImpl as never,
+      WebSocketImpl: FakeSocket as never,
+      calls: 'http',
+    });
     await expect(client.queueList({})).resolves.toEqual([{ path: 'q' }]);
-    expect(fetchImpl).toHaveBeenCalledWith('http://127.0.0.1:9/api/v1/queueList', expect.objectContaining({ method: 'POST', headers: expect.objectContaining({ authorization: 'Bearer t0k' }) }));
+    expect(fetchImpl).toHaveBeenCalledWith(
+      'http://127.0.0.1:9/api/v1/queueList',
+      expect.objectContaining({ method: 'POST', headers: expect.objectContaining({ authorization: 'Bearer t0k' }) }),
+    );
   });
 
   it('turns an error envelope into an ApiError with the service code', async () => {
-    const fetchImpl = vi.fn(async () => new Response(JSON.stringify({ ok: false, error: { code: 'QUEUE_NOT_FOUND', message: 'no such queue' } }), { status: 404 }));
-    const client = createHttpClient({ baseUrl: 'http://h:1', token: 't', fetchImpl: fetchImpl as never, WebSocketImpl: FakeSocket as never, calls: 'http' });
+    const fetchImpl = vi.fn(
+      async () =>
+        new Response(JSON.stringify({ ok: false, error: { code: 'QUEUE_NOT_FOUND', message: 'no such queue' } }), {
+          status: 404,
+        }),
+    );
+    const client = createHttpClient({
+      baseUrl: 'http://h:1',
+      token: 't',
+      fetchImpl: fetchImpl as never,
+      WebSocketImpl: FakeSocket as never,
+      calls: 'http',
+    });
     const error = await client.queueShow({ path: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'QUEUE_NOT_FOUND', message: 'no such queue' });
@@ -50,12 +70,23 @@ describe('HTTP/WebSocket client', () => {
     const fetchImpl = vi.fn(async () => {
       throw new TypeError('fetch failed');
     });
-    const client = createHttpClient({ baseUrl: 'http://h:1', token: 't', fetchImpl: fetchImpl as never, WebSocketImpl: FakeSocket as never, calls: 'http' });
+    const client = createHttpClient({
+      baseUrl: 'http://h:1',
+      token: 't',
+      fetchImpl: fetchImpl as never,
+      WebSocketImpl: FakeSocket as never,
+      calls: 'http',
+    });
     await expect(client.serviceStatus({})).rejects.toMatchObject({ code: 'SERVICE_NOT_AVAILABLE' });
   });
 
   it('subscribes on the WebSocket with the token, delivers valid events, and reports drops', async () => {
-    const client = createHttpClient({ baseUrl: 'http://h:1', token: 'a b', WebSocketImpl: FakeSocket as never, calls: 'http' });
+    const client = createHttpClient({
+      baseUrl: 'http://h:1',
+      token: 'a b',
+      WebSocketImpl: FakeSocket as never,
+      calls: 'http',
+    });
     const events: unknown[] = [];
     const states: boolean[] = [];
     client.onConnectionChange?.((c) => states.push(c));
@@ -73,7 +104,12 @@ describe('HTTP/WebSocket client', () => {
   });
 
   it('for a remote service, calls travel on the socket and match their results by id', async () => {
-    const client = createHttpClient({ baseUrl: 'http://remote:1', token: 't', WebSocketImpl: FakeSocket as never, calls: 'ws' });
+    const client = createHttpClient({
+      baseUrl: 'http://remote:1',
+      token: 't',
+      WebSocketImpl: FakeSocket as never,
+      calls: 'ws',
+    });
     const first = client.queueList({});
     const second = client.serviceStatus({});
     const socket = FakeSocket.last as FakeSocket;

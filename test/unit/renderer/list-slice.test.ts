@@ -6,7 +6,10 @@ import { createFakeClient, flush, message, queue } from './fake-client.js';
 const PATH = '.\\private$\\big';
 
 function setup(count: number) {
-  const client = createFakeClient({ queues: [queue(PATH, { messageCount: count })], messages: { [PATH]: Array.from({ length: count }, (_, i) => message(i + 1)) } });
+  const client = createFakeClient({
+    queues: [queue(PATH, { messageCount: count })],
+    messages: { [PATH]: Array.from({ length: count }, (_, i) => message(i + 1)) },
+  });
   const store = createAppStore(client, { storage: null });
   return { client, store };
 }
@@ -18,7 +21,14 @@ describe('message list over the service paging', () => {
     await flush();
     expect(store.getState().total).toBe(1_000);
     expect(store.getState().pages[0]).toHaveLength(PAGE_SIZE);
-    expect(client.browse).toHaveBeenCalledWith(expect.objectContaining({ path: PATH, offset: 0, limit: PAGE_SIZE, sort: { column: 'queue', descending: false } }));
+    expect(client.browse).toHaveBeenCalledWith(
+      expect.objectContaining({
+        path: PATH,
+        offset: 0,
+        limit: PAGE_SIZE,
+        sort: { column: 'queue', descending: false },
+      }),
+    );
     expect(store.getState().messageAt(5)?.lookupId).toBe(6);
   });
 
@@ -43,7 +53,10 @@ describe('message list over the service paging', () => {
     const { client, store } = setup(10);
     store.getState().setTarget({ computer: 'local', path: PATH });
     await flush();
-    client.messages.set(PATH.toLowerCase(), [...(client.messages.get(PATH.toLowerCase()) ?? []), message(11, { label: 'late' })]);
+    client.messages.set(PATH.toLowerCase(), [
+      ...(client.messages.get(PATH.toLowerCase()) ?? []),
+      message(11, { label: 'late' }),
+    ]);
     client.holdBrowse = true;
     store.getState().invalidateList();
     expect(store.getState().pages[0]).toHaveLength(10);

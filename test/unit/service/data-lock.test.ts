@@ -19,7 +19,12 @@ describe('data-folder lock', () => {
     folders.push(cleanup);
     const lock = acquireDataLock(dir);
     expect(readFileSync(join(dir, LOCK_FILE), 'utf8').trim()).toBe(String(process.pid));
-    expect(() => acquireDataLock(dir)).toThrow(expect.objectContaining({ code: 'SERVICE_ALREADY_RUNNING', message: expect.stringContaining(`pid ${process.pid}`) }));
+    expect(() => acquireDataLock(dir)).toThrow(
+      expect.objectContaining({
+        code: 'SERVICE_ALREADY_RUNNING',
+        message: expect.stringContaining(`pid ${process.pid}`),
+      }),
+    );
     lock.release();
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
     acquireDataLock(dir).release();

@@ -2,7 +2,14 @@
  * A small in-memory stand-in for the queue manager, for transport tests that need exact control (waiting
  * receives, aborted transactions, closing). Only what those tests use is implemented.
  */
-import { QkError, settingDefinitions, settingNames, type MessageInfo, type QueueInfo, type SendProperties } from '@qk/model';
+import {
+  QkError,
+  settingDefinitions,
+  settingNames,
+  type MessageInfo,
+  type QueueInfo,
+  type SendProperties,
+} from '@qk/model';
 import type { EngineEvent, EngineListener, PeekInput, QueueManagerApi, ReceiveInput } from '@qk/engine';
 
 interface Waiter {
@@ -25,16 +32,34 @@ const GUID = '11111111-2222-3333-4444-555555555555';
 
 /** Builds a fake engine factory whose instances share one log (so a restart shows as opened twice). */
 export function fakeEngineFactory(): { open: () => QueueManagerApi; log: FakeEngineLog } {
-  const log: FakeEngineLog = { opened: 0, closed: 0, abortedTransactions: [], committedTransactions: [], receiveSignals: [] };
+  const log: FakeEngineLog = {
+    opened: 0,
+    closed: 0,
+    abortedTransactions: [],
+    committedTransactions: [],
+    receiveSignals: [],
+  };
   return { open: () => createFakeEngine(log), log };
 }
 
 function queueInfo(path: string, transactional: boolean, count: number): QueueInfo {
   const now = new Date(0).toISOString();
   return {
-    path, formatName: `DIRECT=OS:fake\\${path}`, type: 'private', transactional, journal: false, label: '', quotaKB: null,
-    journalQuotaKB: null, retention: false, messageCount: count, bytes: count, journalMessageCount: 0, journalBytes: 0,
-    createdTime: now, modifiedTime: now,
+    path,
+    formatName: `DIRECT=OS:fake\\${path}`,
+    type: 'private',
+    transactional,
+    journal: false,
+    label: '',
+    quotaKB: null,
+    journalQuotaKB: null,
+    retention: false,
+    messageCount: count,
+    bytes: count,
+    journalMessageCount: 0,
+    journalBytes: 0,
+    createdTime: now,
+    modifiedTime: now,
   };
 }
 
@@ -59,12 +84,32 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     sequence++;
     const body = props.body ?? '';
     return {
-      id: `{${GUID}}\\${sequence}`, lookupId: sequence, class: 'NORMAL', classCode: 0, label: props.label ?? '', body,
-      bodyBase64: Buffer.from(body).toString('base64'), bodySize: Buffer.byteLength(body), priority: props.priority ?? 3,
-      delivery: props.delivery ?? 'express', journal: 0, acknowledge: 0, adminQueue: null, responseQueue: null,
-      destinationQueue: path, correlationId: null, appSpecific: 0, sourceMachine: 'fake', sourceMachineId: GUID,
-      sentTime: new Date().toISOString(), arrivedTime: new Date().toISOString(), timeToReachQueue: 345_600,
-      timeToBeReceived: null, transactional: false, conversation: null, status: 1,
+      id: `{${GUID}}\\${sequence}`,
+      lookupId: sequence,
+      class: 'NORMAL',
+      classCode: 0,
+      label: props.label ?? '',
+      body,
+      bodyBase64: Buffer.from(body).toString('base64'),
+      bodySize: Buffer.byteLength(body),
+      priority: props.priority ?? 3,
+      delivery: props.delivery ?? 'express',
+      journal: 0,
+      acknowledge: 0,
+      adminQueue: null,
+      responseQueue: null,
+      destinationQueue: path,
+      correlationId: null,
+      appSpecific: 0,
+      sourceMachine: 'fake',
+      sourceMachineId: GUID,
+      sentTime: new Date().toISOString(),
+      arrivedTime: new Date().toISOString(),
+      timeToReachQueue: 345_600,
+      timeToBeReceived: null,
+      transactional: false,
+      conversation: null,
+      status: 1,
     };
   };
   const take = (input: ReceiveInput | PeekInput, remove: boolean): Promise<MessageInfo> => {
@@ -88,7 +133,9 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
       }, input.timeoutMs);
       waiter.resolve = (m) => (done(), resolve(m));
       waiter.reject = (e) => (done(), reject(e));
-      input.signal?.addEventListener('abort', () => waiter.reject(new QkError('OPERATION_CANCELLED', 'cancelled')), { once: true });
+      input.signal?.addEventListener('abort', () => waiter.reject(new QkError('OPERATION_CANCELLED', 'cancelled')), {
+        once: true,
+      });
       waiters.add(waiter);
     });
   };
@@ -100,8 +147,17 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     name: 'FAKE',
     id: GUID,
     status: () => ({
-      name: 'FAKE', id: GUID, version: 'fake', uptimeSeconds: 1, messages: 0, bytes: 0, journalBytes: 0, settingsPendingRestart: [],
-      duplicateCache: { entries: 0, capacity: 10_000, duplicatesRemoved: 0 }, machineQuotaUsedKB: 0, machineJournalQuotaUsedKB: 0,
+      name: 'FAKE',
+      id: GUID,
+      version: 'fake',
+      uptimeSeconds: 1,
+      messages: 0,
+      bytes: 0,
+      journalBytes: 0,
+      settingsPendingRestart: [],
+      duplicateCache: { entries: 0, capacity: 10_000, duplicatesRemoved: 0 },
+      machineQuotaUsedKB: 0,
+      machineJournalQuotaUsedKB: 0,
       startedTime: new Date(0).toISOString(),
     }),
     listQueues: () => [...queues.values()].map((q) => queueInfo(q.path, q.transactional, q.messages.length)),
@@ -111,7 +167,11 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     },
     createQueue: (input) => {
       if (queues.has(input.path.toLowerCase())) throw new QkError('QUEUE_EXISTS', `The queue '${input.path}' exists.`);
-      queues.set(input.path.toLowerCase(), { path: input.path, transactional: input.transactional ?? false, messages: [] });
+      queues.set(input.path.toLowerCase(), {
+        path: input.path,
+        transactional: input.transactional ?? false,
+        messages: [],
+      });
       emit({ type: 'queueCreated', path: input.path });
       return queueInfo(input.path, input.transactional ?? false, 0);
     },
@@ -172,7 +232,12 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
       if (!openTransactions.delete(tx)) throw new QkError('TRANSACTION_USAGE', `No open transaction ${tx}.`);
       log.abortedTransactions.push(tx);
     },
-    listSettings: () => settingNames.map((name) => ({ ...settingDefinitions[name], value: settingDefinitions[name].default, pending: null })),
+    listSettings: () =>
+      settingNames.map((name) => ({
+        ...settingDefinitions[name],
+        value: settingDefinitions[name].default,
+        pending: null,
+      })),
     setSetting: unsupported,
     on: (listener) => {
       listeners.add(listener);

@@ -10,10 +10,18 @@ export function tempDataDir(prefix = 'qk-service-'): { dir: string; cleanup: () 
 }
 
 /** POSTs one operation and returns status and parsed body. */
-export async function post(url: string, op: string, body: unknown, token: string | undefined): Promise<{ status: number; body: any }> {
+export async function post(
+  url: string,
+  op: string,
+  body: unknown,
+  token: string | undefined,
+): Promise<{ status: number; body: any }> {
   const response = await fetch(`${url}/api/v1/${op}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };

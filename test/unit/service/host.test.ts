@@ -22,15 +22,27 @@ describe('ServiceHost', () => {
 
   it('refuses an unknown operation and invalid input with INVALID_PARAMETER', async () => {
     const { host } = openHost();
-    expect(await host.call('noSuchThing', {})).toEqual({ ok: false, error: { code: 'INVALID_PARAMETER', message: "Unknown operation 'noSuchThing'." } });
+    expect(await host.call('noSuchThing', {})).toEqual({
+      ok: false,
+      error: { code: 'INVALID_PARAMETER', message: "Unknown operation 'noSuchThing'." },
+    });
     const bad = await host.call('queueShow', { path: 42 });
-    expect(bad).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER', message: expect.stringContaining('path') } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_PARAMETER', message: expect.stringContaining('path') },
+    });
   });
 
   it('dispatches to the engine and maps engine errors through toErrorBody', async () => {
     const { host } = openHost();
-    expect(await host.call('queueCreate', { path: '.\\private$\\a' })).toMatchObject({ ok: true, value: { path: '.\\private$\\a' } });
-    expect(await host.call('queueShow', { path: '.\\private$\\zz' })).toMatchObject({ ok: false, error: { code: 'QUEUE_NOT_FOUND' } });
+    expect(await host.call('queueCreate', { path: '.\\private$\\a' })).toMatchObject({
+      ok: true,
+      value: { path: '.\\private$\\a' },
+    });
+    expect(await host.call('queueShow', { path: '.\\private$\\zz' })).toMatchObject({
+      ok: false,
+      error: { code: 'QUEUE_NOT_FOUND' },
+    });
     expect((await host.handlers.queueList({})).map((q) => q.path)).toEqual(['.\\private$\\a']);
   });
 
@@ -98,7 +110,10 @@ describe('ServiceHost', () => {
     await host.call('queueList', {});
     await host.call('queueDelete', { path: '.\\private$\\nope' });
     await host.close();
-    const lines = readFileSync(join(dir, AUDIT_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(dir, AUDIT_FILE), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toMatchObject([
       { op: 'queueCreate', target: '.\\private$\\audited', ok: true },
       { op: 'queueDelete', target: '.\\private$\\nope', ok: false, code: 'QUEUE_NOT_FOUND' },
@@ -107,11 +122,20 @@ describe('ServiceHost', () => {
 
   it('ties transactions to the connection that began them', async () => {
     const { host, log } = openHost();
-    const begun = (await host.call('transactionBegin', {}, { connectionId: 'ws-7' })) as { ok: true; value: { transaction: string } };
-    const other = (await host.call('transactionBegin', {}, { connectionId: 'ws-8' })) as { ok: true; value: { transaction: string } };
+    const begun = (await host.call('transactionBegin', {}, { connectionId: 'ws-7' })) as {
+      ok: true;
+      value: { transaction: string };
+    };
+    const other = (await host.call('transactionBegin', {}, { connectionId: 'ws-8' })) as {
+      ok: true;
+      value: { transaction: string };
+    };
     host.transactions.connectionClosed('ws-7');
     expect(log.abortedTransactions).toEqual([begun.value.transaction]);
-    expect(await host.call('transactionCommit', { transaction: other.value.transaction })).toEqual({ ok: true, value: {} });
+    expect(await host.call('transactionCommit', { transaction: other.value.transaction })).toEqual({
+      ok: true,
+      value: {},
+    });
     expect(host.transactions.size).toBe(0);
   });
 });

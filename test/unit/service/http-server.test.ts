@@ -8,8 +8,14 @@ import { post, tempDataDir } from './helpers.js';
 const TOKEN = 'a'.repeat(64);
 
 /** A WebSocket client that records frames, for the tests below. */
-async function openSocket(url: string, query = ''): Promise<{ ws: WebSocket; frames: any[]; next: (pred: (f: any) => boolean) => Promise<any> }> {
-  const ws = new WebSocket(`${url.replace('http', 'ws')}/api/v1/ws${query}`, query ? {} : { headers: { authorization: `Bearer ${TOKEN}` } });
+async function openSocket(
+  url: string,
+  query = '',
+): Promise<{ ws: WebSocket; frames: any[]; next: (pred: (f: any) => boolean) => Promise<any> }> {
+  const ws = new WebSocket(
+    `${url.replace('http', 'ws')}/api/v1/ws${query}`,
+    query ? {} : { headers: { authorization: `Bearer ${TOKEN}` } },
+  );
   const frames: any[] = [];
   const waiting: { pred: (f: any) => boolean; resolve: (f: any) => void }[] = [];
   ws.on('message', (data) => {
@@ -50,23 +56,50 @@ describe('HTTP + WebSocket server over the real engine', () => {
   });
 
   it('refuses requests without the right token with a 401 UNAUTHORIZED envelope', async () => {
-    expect(await post(server.url, 'queueList', {}, undefined)).toMatchObject({ status: 401, body: { ok: false, error: { code: 'UNAUTHORIZED' } } });
-    expect(await post(server.url, 'queueList', {}, 'b'.repeat(64))).toMatchObject({ status: 401, body: { ok: false, error: { code: 'UNAUTHORIZED' } } });
+    expect(await post(server.url, 'queueList', {}, undefined)).toMatchObject({
+      status: 401,
+      body: { ok: false, error: { code: 'UNAUTHORIZED' } },
+    });
+    expect(await post(server.url, 'queueList', {}, 'b'.repeat(64))).toMatchObject({
+      status: 401,
+      body: { ok: false, error: { code: 'UNAUTHORIZED' } },
+    });
     expect(await post(server.url, 'queueList', {}, TOKEN)).toMatchObject({ status: 200, body: { ok: true } });
   });
 
   it('answers in the envelope with the status of the error code', async () => {
     const created = await post(server.url, 'queueCreate', { path: '.\\private$\\http-a' }, TOKEN);
-    expect(created).toMatchObject({ status: 200, body: { ok: true, value: { path: '.\\private$\\http-a', transactional: false } } });
-    expect(await post(server.url, 'queueCreate', { path: '.\\private$\\http-a' }, TOKEN)).toMatchObject({ status: 409, body: { error: { code: 'QUEUE_EXISTS' } } });
-    expect(await post(server.url, 'queueShow', { path: '.\\private$\\none' }, TOKEN)).toMatchObject({ status: 404, body: { ok: false, error: { code: 'QUEUE_NOT_FOUND' } } });
-    expect(await post(server.url, 'noSuchOp', {}, TOKEN)).toMatchObject({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER' } } });
-    expect(await post(server.url, 'queueShow', '{not json', TOKEN)).toMatchObject({ status: 400, body: { ok: false, error: { code: 'INVALID_PARAMETER' } } });
-    expect(await post(server.url, 'receive', { path: '.\\private$\\http-a', timeoutMs: 0 }, TOKEN)).toMatchObject({ status: 408, body: { error: { code: 'IO_TIMEOUT' } } });
+    expect(created).toMatchObject({
+      status: 200,
+      body: { ok: true, value: { path: '.\\private$\\http-a', transactional: false } },
+    });
+    expect(await post(server.url, 'queueCreate', { path: '.\\private$\\http-a' }, TOKEN)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'QUEUE_EXISTS' } },
+    });
+    expect(await post(server.url, 'queueShow', { path: '.\\private$\\none' }, TOKEN)).toMatchObject({
+      status: 404,
+      body: { ok: false, error: { code: 'QUEUE_NOT_FOUND' } },
+    });
+    expect(await post(server.url, 'noSuchOp', {}, TOKEN)).toMatchObject({
+      status: 400,
+      body: { ok: false, error: { code: 'INVALID_PARAMETER' } },
+    });
+    expect(await post(server.url, 'queueShow', '{not json', TOKEN)).toMatchObject({
+      status: 400,
+      body: { ok: false, error: { code: 'INVALID_PARAMETER' } },
+    });
+    expect(await post(server.url, 'receive', { path: '.\\private$\\http-a', timeoutMs: 0 }, TOKEN)).toMatchObject({
+      status: 408,
+      body: { error: { code: 'IO_TIMEOUT' } },
+    });
   });
 
   it('takes an empty body as the empty input', async () => {
-    const response = await fetch(`${server.url}/api/v1/serviceStatus`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' } });
+    const response = await fetch(`${server.url}/api/v1/serviceStatus`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    });
     expect(await response.json()).toMatchObject({ ok: true, value: { name: 'HTTPTEST' } });
   });
 
@@ -74,7 +107,13 @@ describe('HTTP + WebSocket server over the real engine', () => {
     await post(server.url, 'queueCreate', { path: '.\\private$\\http-big' }, TOKEN);
     const body = 'x'.repeat(5 * 1024 * 1024);
     const result = await post(server.url, 'send', { path: '.\\private$\\http-big', message: { body } }, TOKEN);
-    expect(result).toMatchObject({ status: 507, body: { ok: false, error: { code: 'INSUFFICIENT_RESOURCES', message: expect.stringContaining('MaxMessageSize') } } });
+    expect(result).toMatchObject({
+      status: 507,
+      body: {
+        ok: false,
+        error: { code: 'INSUFFICIENT_RESOURCES', message: expect.stringContaining('MaxMessageSize') },
+      },
+    });
   });
 
   it('stops a long-polling receive when its client disconnects, so the message is not taken for nobody', async () => {
@@ -126,7 +165,9 @@ describe('HTTP + WebSocket server over the real engine', () => {
     ws.send(JSON.stringify({ type: 'subscribe' }));
     ws.send(JSON.stringify({ type: 'call', id: 10, op: 'queueCreate', input: { path: '.\\private$\\ws-events' } }));
     await next((f) => f.id === 10);
-    expect(await next((f) => f.type === 'event' && f.event.type === 'queueCreated')).toMatchObject({ event: { path: expect.stringMatching(/ws-events$/i) } });
+    expect(await next((f) => f.type === 'event' && f.event.type === 'queueCreated')).toMatchObject({
+      event: { path: expect.stringMatching(/ws-events$/i) },
+    });
     ws.close();
   });
 
@@ -136,7 +177,14 @@ describe('HTTP + WebSocket server over the real engine', () => {
     const { ws, next } = await openSocket(server.url);
     ws.send(JSON.stringify({ type: 'call', id: 1, op: 'transactionBegin', input: {} }));
     const { value } = await next((f) => f.id === 1);
-    ws.send(JSON.stringify({ type: 'call', id: 2, op: 'send', input: { path, message: { body: 'in tx' }, transaction: value.transaction } }));
+    ws.send(
+      JSON.stringify({
+        type: 'call',
+        id: 2,
+        op: 'send',
+        input: { path, message: { body: 'in tx' }, transaction: value.transaction },
+      }),
+    );
     expect(await next((f) => f.id === 2)).toMatchObject({ ok: true });
     expect(host.transactions.size).toBe(1);
     ws.close();
@@ -164,18 +212,28 @@ describe('HTTP + WebSocket server over the real engine', () => {
   it('answers CORS preflights without a token so a console elsewhere can call with one', async () => {
     const preflight = await fetch(`${server.url}/api/v1/queueList`, {
       method: 'OPTIONS',
-      headers: { origin: 'http://10.1.2.3:8185', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      headers: {
+        origin: 'http://10.1.2.3:8185',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
-    const refused = await fetch(`${server.url}/api/v1/queueList`, { method: 'POST', headers: { origin: 'http://10.1.2.3:8185' } });
+    const refused = await fetch(`${server.url}/api/v1/queueList`, {
+      method: 'POST',
+      headers: { origin: 'http://10.1.2.3:8185' },
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe('*');
   });
 
   it('calls the stop listener only after the serviceStop reply is sent', async () => {
     const before = stopRequests;
-    expect(await post(server.url, 'serviceStop', {}, TOKEN)).toMatchObject({ status: 200, body: { ok: true, value: {} } });
+    expect(await post(server.url, 'serviceStop', {}, TOKEN)).toMatchObject({
+      status: 200,
+      body: { ok: true, value: {} },
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(stopRequests).toBe(before + 1);
   });

@@ -67,7 +67,9 @@ describe('runService', () => {
     const { dir, cleanup } = tempDataDir();
     cleanups.push(cleanup);
     const running = await runService({ dataDir: dir, consoleDir: null });
-    await expect(runService({ dataDir: dir, consoleDir: null })).rejects.toMatchObject({ code: 'SERVICE_ALREADY_RUNNING' });
+    await expect(runService({ dataDir: dir, consoleDir: null })).rejects.toMatchObject({
+      code: 'SERVICE_ALREADY_RUNNING',
+    });
     expect((await post(running.url, 'serviceStatus', {}, running.token)).status).toBe(200);
     await running.stop();
   });
@@ -78,7 +80,9 @@ describe('runService', () => {
     cleanups.push(a.cleanup, b.cleanup);
     const running = await runService({ dataDir: a.dir, consoleDir: null });
     const port = Number(new URL(running.url).port);
-    await expect(runService({ dataDir: b.dir, consoleDir: null, listen: { host: '127.0.0.1', port } })).rejects.toMatchObject({
+    await expect(
+      runService({ dataDir: b.dir, consoleDir: null, listen: { host: '127.0.0.1', port } }),
+    ).rejects.toMatchObject({
       code: 'SERVICE_NOT_AVAILABLE',
       message: expect.stringContaining('already in use'),
     });

@@ -36,7 +36,10 @@ test('a store from a newer version is refused and left untouched', () => {
 
 test('a file that is not a SQLite database is refused as corrupt', () => {
   const dir = tempDir();
-  fs.writeFileSync(path.join(dir, STORE_FILE), 'this is not a database, just some text that is long enough to matter'.repeat(100));
+  fs.writeFileSync(
+    path.join(dir, STORE_FILE),
+    'this is not a database, just some text that is long enough to matter'.repeat(100),
+  );
   expect(() => Store.open(dir)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
 });
 

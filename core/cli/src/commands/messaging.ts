@@ -15,7 +15,11 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
       action(io, async (ctx, [path]) => {
         const message = sendPropertiesFrom(ctx.options);
         const client = await ctx.client();
-        const result = await client.send({ path: path as string, message, ...(ctx.options['transactional'] ? { transactional: true } : {}) });
+        const result = await client.send({
+          path: path as string,
+          message,
+          ...(ctx.options['transactional'] ? { transactional: true } : {}),
+        });
         ctx.print(result, (r) => `Sent ${r.id} to ${path}.`);
       }),
     );
@@ -45,7 +49,10 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, [path]) => {
         const timeout = ctx.options['timeout'];
-        const input = { path: path as string, ...(timeout !== undefined ? { timeoutMs: parseTimeoutSeconds(String(timeout)) } : {}) };
+        const input = {
+          path: path as string,
+          ...(timeout !== undefined ? { timeoutMs: parseTimeoutSeconds(String(timeout)) } : {}),
+        };
         const client = await ctx.client();
         ctx.print(await client.peek(input), formatMessage);
       }),
@@ -75,7 +82,9 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
   addSendOptions(
     program
       .command('arrive <path>')
-      .description("hand a message 'from another computer' to the arrival path (duplicate removal, type and quota checks)"),
+      .description(
+        "hand a message 'from another computer' to the arrival path (duplicate removal, type and quota checks)",
+      ),
   )
     .requiredOption('--id <msgid>', 'message ID as sent by the other computer ({GUID}\\N)')
     .requiredOption('--source-id <guid>', 'GUID of the sending computer')
@@ -103,7 +112,10 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
 }
 
 function parseClass(text: string): number {
-  const upper = text.trim().toUpperCase().replace(/^MQMSG_CLASS_/, '');
+  const upper = text
+    .trim()
+    .toUpperCase()
+    .replace(/^MQMSG_CLASS_/, '');
   const code = (MessageClass as Record<string, number>)[upper];
   if (code !== undefined) return code;
   // Unknown codes pass on: connectors may use classes MSMQ does not name.

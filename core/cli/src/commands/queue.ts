@@ -27,7 +27,9 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
           ...(o['transactional'] ? { transactional: true } : {}),
           ...(o['journal'] ? { journal: true } : {}),
           ...(o['quota'] !== undefined ? { quotaKB: parseNumber(String(o['quota']), '--quota') } : {}),
-          ...(o['journalQuota'] !== undefined ? { journalQuotaKB: parseNumber(String(o['journalQuota']), '--journal-quota') } : {}),
+          ...(o['journalQuota'] !== undefined
+            ? { journalQuotaKB: parseNumber(String(o['journalQuota']), '--journal-quota') }
+            : {}),
           ...(o['label'] !== undefined ? { label: String(o['label']) } : {}),
           ...(o['retention'] ? { retention: true } : {}),
         };
@@ -36,19 +38,25 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
       }),
     );
 
-  queue.command('list').description('all queues, system queues included').action(
-    action(io, async (ctx) => {
-      const client = await ctx.client();
-      ctx.print(await client.queueList({}), formatQueueList);
-    }),
-  );
+  queue
+    .command('list')
+    .description('all queues, system queues included')
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.queueList({}), formatQueueList);
+      }),
+    );
 
-  queue.command('show <path>').description('one queue, a journal or a system queue').action(
-    action(io, async (ctx, [path]) => {
-      const client = await ctx.client();
-      ctx.print(await client.queueShow({ path: path as string }), formatQueue);
-    }),
-  );
+  queue
+    .command('show <path>')
+    .description('one queue, a journal or a system queue')
+    .action(
+      action(io, async (ctx, [path]) => {
+        const client = await ctx.client();
+        ctx.print(await client.queueShow({ path: path as string }), formatQueue);
+      }),
+    );
 
   queue
     .command('set <path>')
@@ -65,7 +73,9 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
           path: path as string,
           ...(o['journal'] !== undefined ? { journal: parseOnOff(String(o['journal']), '--journal') } : {}),
           ...(o['quota'] !== undefined ? { quotaKB: parseQuota(String(o['quota']), '--quota') } : {}),
-          ...(o['journalQuota'] !== undefined ? { journalQuotaKB: parseQuota(String(o['journalQuota']), '--journal-quota') } : {}),
+          ...(o['journalQuota'] !== undefined
+            ? { journalQuotaKB: parseQuota(String(o['journalQuota']), '--journal-quota') }
+            : {}),
           ...(o['label'] !== undefined ? { label: String(o['label']) } : {}),
           ...(o['retention'] !== undefined ? { retention: parseOnOff(String(o['retention']), '--retention') } : {}),
         };
@@ -74,18 +84,27 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
       }),
     );
 
-  queue.command('delete <path>').description('delete a queue and its messages').action(
-    action(io, async (ctx, [path]) => {
-      const client = await ctx.client();
-      await client.queueDelete({ path: path as string });
-      ctx.print({}, () => `Deleted ${path}.`);
-    }),
-  );
+  queue
+    .command('delete <path>')
+    .description('delete a queue and its messages')
+    .action(
+      action(io, async (ctx, [path]) => {
+        const client = await ctx.client();
+        await client.queueDelete({ path: path as string });
+        ctx.print({}, () => `Deleted ${path}.`);
+      }),
+    );
 
-  queue.command('purge <path>').description('remove every message (PATH may be a journal or a system queue)').action(
-    action(io, async (ctx, [path]) => {
-      const client = await ctx.client();
-      ctx.print(await client.queuePurge({ path: path as string }), (r) => `Purged ${formatCount(r.purged)} message${r.purged === 1 ? '' : 's'} from ${path}.`);
-    }),
-  );
+  queue
+    .command('purge <path>')
+    .description('remove every message (PATH may be a journal or a system queue)')
+    .action(
+      action(io, async (ctx, [path]) => {
+        const client = await ctx.client();
+        ctx.print(
+          await client.queuePurge({ path: path as string }),
+          (r) => `Purged ${formatCount(r.purged)} message${r.purged === 1 ? '' : 's'} from ${path}.`,
+        );
+      }),
+    );
 }

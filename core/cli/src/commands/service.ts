@@ -19,21 +19,28 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
 
   service
     .command('start')
-    .description('run the service in the foreground until SIGINT/SIGTERM or `qk service stop` (default: --listen 127.0.0.1:0, any free port on loopback)')
+    .description(
+      'run the service in the foreground until SIGINT/SIGTERM or `qk service stop` (default: --listen 127.0.0.1:0, any free port on loopback)',
+    )
     .option('--name <name>', 'computer name of this queue manager (default: the stored name, else the host name)')
     .option('--listen <host:port>', 'address to listen on; port 0 = any free port', '127.0.0.1:0')
     .action(action(io, startService));
 
-  service.command('status').description("the queue manager's state").action(
-    action(io, async (ctx) => {
-      const client = await ctx.client();
-      ctx.print(await client.serviceStatus({}), formatStatus);
-    }),
-  );
+  service
+    .command('status')
+    .description("the queue manager's state")
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.serviceStatus({}), formatStatus);
+      }),
+    );
 
   service
     .command('restart')
-    .description('restart the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties')
+    .description(
+      'restart the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties',
+    )
     .action(
       action(io, async (ctx) => {
         const client = await ctx.client();
@@ -41,15 +48,18 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
       }),
     );
 
-  service.command('stop').description('stop the service (waits until it has released its data folder)').action(
-    action(io, async (ctx) => {
-      const target = ctx.target();
-      const client = await ctx.client();
-      await client.serviceStop({});
-      if (target.kind === 'data') await waitForStop(target.dataDir);
-      ctx.print({}, () => 'Stopped.');
-    }),
-  );
+  service
+    .command('stop')
+    .description('stop the service (waits until it has released its data folder)')
+    .action(
+      action(io, async (ctx) => {
+        const target = ctx.target();
+        const client = await ctx.client();
+        await client.serviceStop({});
+        if (target.kind === 'data') await waitForStop(target.dataDir);
+        ctx.print({}, () => 'Stopped.');
+      }),
+    );
 }
 
 async function waitForStop(dataDir: string): Promise<void> {
@@ -62,7 +72,11 @@ async function waitForStop(dataDir: string): Promise<void> {
 async function startService(ctx: CommandContext): Promise<void> {
   if (ctx.options.service) throw new UsageError('service start runs a local service: give --data DIR, not --service.');
   const starter = ctx.io.serviceStarter;
-  if (!starter) throw new QkError('SERVICE_NOT_AVAILABLE', 'This qk cannot run a service here; start one with the qk command of a Queuekeeper installation.');
+  if (!starter)
+    throw new QkError(
+      'SERVICE_NOT_AVAILABLE',
+      'This qk cannot run a service here; start one with the qk command of a Queuekeeper installation.',
+    );
   const dataDir = dataDirOf(ctx.options, ctx.io.env);
   const name = typeof ctx.options['name'] === 'string' ? ctx.options['name'] : undefined;
   let running;
@@ -74,7 +88,11 @@ async function startService(ctx: CommandContext): Promise<void> {
     throw error;
   }
   const ready = { ready: true, name: running.name, id: running.id, url: running.url };
-  ctx.print(ready, (r) => `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url} (data ${dataDir}; console ${running.consoleUrl}; Ctrl+C stops it)`);
+  ctx.print(
+    ready,
+    (r) =>
+      `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url} (data ${dataDir}; console ${running.consoleUrl}; Ctrl+C stops it)`,
+  );
   await running.stopped;
   if (!ctx.json) ctx.io.stdout('Service stopped.\n');
 }

@@ -17,11 +17,14 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
       }),
     );
 
-  settings.command('set <name> <value>').description('change a setting; one that needs a restart waits as pending').action(
-    action(io, async (ctx, [name, value]) => {
-      const input = { name: name as string, value: parseNumber(value as string, 'VALUE') };
-      const client = await ctx.client();
-      ctx.print(await client.settingsSet(input), formatSetting);
-    }),
-  );
+  settings
+    .command('set <name> <value>')
+    .description('change a setting; one that needs a restart waits as pending')
+    .action(
+      action(io, async (ctx, [name, value]) => {
+        const input = { name: name as string, value: parseNumber(value as string, 'VALUE') };
+        const client = await ctx.client();
+        ctx.print(await client.settingsSet(input), formatSetting);
+      }),
+    );
 }

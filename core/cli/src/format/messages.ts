@@ -13,7 +13,9 @@ const statusText: Record<number, string> = { 0: 'retained (received)', 1: 'ready
 
 function bodyText(m: MessageInfo): string {
   if (m.body !== null) return m.body;
-  return m.bodySize === 0 ? '' : `(binary, ${formatCount(m.bodySize)} bytes; base64 ${m.bodyBase64.length > 60 ? `${m.bodyBase64.slice(0, 60)}…` : m.bodyBase64})`;
+  return m.bodySize === 0
+    ? ''
+    : `(binary, ${formatCount(m.bodySize)} bytes; base64 ${m.bodyBase64.length > 60 ? `${m.bodyBase64.slice(0, 60)}…` : m.bodyBase64})`;
 }
 
 /** One message as a property sheet, its body last. */
@@ -53,7 +55,11 @@ const messageColumns: Column<MessageInfo>[] = [
   { header: 'STATUS', value: (m) => String(m.status), right: true },
   { header: 'ID', value: (m) => m.id },
   { header: 'LABEL', value: (m) => m.label },
-  { header: 'BODY', value: (m) => (m.body === null ? (m.bodySize === 0 ? '' : '(binary)') : m.body.length > 40 ? `${m.body.slice(0, 40)}…` : m.body) },
+  {
+    header: 'BODY',
+    value: (m) =>
+      m.body === null ? (m.bodySize === 0 ? '' : '(binary)') : m.body.length > 40 ? `${m.body.slice(0, 40)}…` : m.body,
+  },
 ];
 
 /** A browse page as a table with the total. */

@@ -7,7 +7,9 @@ function duration(seconds: number): string {
   const days = Math.floor(s / 86_400);
   const hours = Math.floor((s % 86_400) / 3_600);
   const minutes = Math.floor((s % 3_600) / 60);
-  const parts = [days ? `${days}d` : '', hours ? `${hours}h` : '', minutes ? `${minutes}m` : '', `${s % 60}s`].filter(Boolean);
+  const parts = [days ? `${days}d` : '', hours ? `${hours}h` : '', minutes ? `${minutes}m` : '', `${s % 60}s`].filter(
+    Boolean,
+  );
   return parts.join(' ');
 }
 
@@ -22,7 +24,10 @@ export function formatStatus(s: ServiceStatus): string {
     ['Uptime', duration(s.uptimeSeconds)],
     ['Messages', `${formatCount(s.messages)} (${formatCount(s.bytes)} bytes)`],
     ['Journal bytes', formatCount(s.journalBytes)],
-    ['Storage used', `${formatCount(Math.ceil(s.machineQuotaUsedKB))} KB (MachineQuota); ${formatCount(Math.ceil(s.machineJournalQuotaUsedKB))} KB (MachineJournalQuota)`],
+    [
+      'Storage used',
+      `${formatCount(Math.ceil(s.machineQuotaUsedKB))} KB (MachineQuota); ${formatCount(Math.ceil(s.machineJournalQuotaUsedKB))} KB (MachineJournalQuota)`,
+    ],
     [
       'Duplicate cache',
       `${formatCount(cache.entries)} of ${formatCount(cache.capacity)} entries; ${formatCount(cache.duplicatesRemoved)} duplicate${cache.duplicatesRemoved === 1 ? '' : 's'} removed`,
@@ -48,6 +53,7 @@ export function formatSettings(settings: SettingInfo[]): string {
 
 /** One setting after a change. */
 export function formatSetting(x: SettingInfo): string {
-  const pending = x.pending === null ? '' : `; ${formatCount(x.pending)} takes effect at the next restart (qk service restart)`;
+  const pending =
+    x.pending === null ? '' : `; ${formatCount(x.pending)} takes effect at the next restart (qk service restart)`;
   return `${x.name} = ${formatCount(x.value)} ${x.unit}${pending}`;
 }

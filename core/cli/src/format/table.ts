@@ -17,7 +17,9 @@ export interface Column<T> {
 /** Renders rows under their headers with columns padded to the widest cell. */
 export function renderTable<T>(columns: Column<T>[], rows: readonly T[]): string {
   const cells = rows.map((row) => columns.map((column) => oneLine(column.value(row))));
-  const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((row) => (row[i] as string).length)));
+  const widths = columns.map((column, i) =>
+    Math.max(column.header.length, ...cells.map((row) => (row[i] as string).length)),
+  );
   const line = (values: string[]): string =>
     values
       .map((value, i) => (columns[i]?.right ? value.padStart(widths[i] as number) : value.padEnd(widths[i] as number)))
