@@ -6,6 +6,7 @@ import {
   Delivery,
   isAcknowledgmentClass,
   MessageClass,
+  messageClassName,
   MessageStatus,
   normalizeMessageId,
   parseQueueName,
@@ -38,11 +39,13 @@ import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
+import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import {
   systemClock,
   type ArrivingMessage,
   type BrowseInput,
   type BrowsePage,
+  type ClassCount,
   type Clock,
   type Deliver,
   type EngineEvent,
@@ -78,6 +81,7 @@ class QueueManager implements QueueManagerApi {
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
+  private readonly trafficMeter = new TrafficMeter();
   private readonly core: Core;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
@@ -115,6 +119,16 @@ class QueueManager implements QueueManagerApi {
       emit: (event) => this.emit(event),
       wake: (queueId) => this.waiters.wake(queueId),
       touched: (queueId) => this.touchedQueues.add(queueId),
+      traffic: (queueId, arrived, departed, depthDelta) =>
+        this.trafficMeter.record(
+          queueId,
+          arrived,
+          departed,
+          depthDelta,
+          registry.usageOf(queueId).count,
+          registry.totalMessages(),
+          clock.now(),
+        ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
     };
   }
@@ -225,6 +239,20 @@ class QueueManager implements QueueManagerApi {
     };
   }
 
+  /** Messages in and out per second and depth over the last `seconds`, of one queue or (no path) the computer. */
+  traffic(path: string | undefined, seconds: number): TrafficSeries {
+    const queue = path === undefined ? null : this.resolveExisting(path);
+    const depth = queue ? this.registry.usageOf(queue.id).count : this.registry.totalMessages();
+    return this.trafficMeter.series(queue?.id ?? null, seconds, depth, this.clock.now());
+  }
+
+  /** How many messages of each class a queue holds (a dead-letter queue grouped by failure). */
+  classCounts(path: string): ClassCount[] {
+    return this.store.messages
+      .classCounts(this.resolveExisting(path).id)
+      .map(({ classCode, count }) => ({ class: messageClassName(classCode), classCode, count }));
+  }
+
   listSettings(): SettingInfo[] {
     return this.settings.list();
   }
@@ -293,6 +321,8 @@ class QueueManager implements QueueManagerApi {
     });
     if (journal) this.registry.remove(journal);
     this.registry.remove(queue);
+    this.trafficMeter.forget(queue.id);
+    if (journal) this.trafficMeter.forget(journal.id);
     this.emit({ type: 'queueDeleted', path: shownPath });
   }
 
@@ -795,6 +825,7 @@ class QueueManager implements QueueManagerApi {
     try {
       this.expireDue(false);
       this.duplicates.cleanup(this.clock.now());
+      this.trafficMeter.sweep(this.clock.now());
       this.flushTouched();
     } finally {
       this.scheduleTick();
