@@ -125,4 +125,10 @@ export const browseFilterSchema = z.object({
   classCodes: z.array(z.number().int()).optional(),
   arrivedFrom: z.string().optional(),
   arrivedTo: z.string().optional(),
+  /** The exact correlation ID (`{guid}\\N`). */
+  correlationId: z.string().optional(),
+  appSpecific: z.number().int().min(0).max(0xffffffff).optional(),
+  /** Case-insensitive substring of the source computer's name. */
+  sourceMachine: z.string().optional(),
+  delivery: z.enum(['express', 'recoverable']).optional(),
 });

@@ -1,0 +1,33 @@
+/**
+ * Operations the console's daily tools need (issue 12), part of the one table in operations.ts: searching
+ * every queue, and what a restart would lose. Kept in their own file so the table's
+ * owners and the console can add operations side by side.
+ */
+import { z } from 'zod';
+import { browseFilterSchema, messageInfoSchema } from './schemas.js';
+
+export const consoleOperations = {
+  messagesSearch: {
+    input: z.object({ filter: browseFilterSchema, limit: z.number().int().min(1).max(1_000).optional() }),
+    output: z.object({
+      total: z.number().int(),
+      matches: z.array(z.object({ path: z.string(), message: messageInfoSchema })),
+      queues: z.array(z.object({ path: z.string(), count: z.number().int() })),
+    }),
+    admin: false,
+    summary:
+      'Finds messages in every queue, journal and system queue by the browse filter; at most `limit` (default 200) messages, every match counted per queue.',
+  },
+  serviceRestartImpact: {
+    input: z.object({}),
+    output: z.object({
+      expressMessages: z.number().int(),
+      queues: z.array(z.object({ path: z.string(), messages: z.number().int() })),
+      duplicateCacheEntries: z.number().int(),
+      pendingSettings: z.array(z.string()),
+    }),
+    admin: false,
+    summary:
+      'What restarting Message Queuing would lose now: the express messages per queue (kept in memory only), the duplicate cache, and the settings that would take effect.',
+  },
+} as const;
