@@ -162,6 +162,8 @@ export interface QueueManagerApi {
     signal?: AbortSignal | undefined;
   }): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
+  /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
+  isRemotePath(path: string): boolean;
   browse(input: BrowseInput): BrowsePage;
   getMessage(path: string, lookupId: number): MessageInfo;
   deleteMessage(path: string, lookupId: number): void;
