@@ -44,7 +44,12 @@ export const eventSchema = z.discriminatedUnion('type', [
     lookupId: z.number().int(),
     reason: z.enum(messageRemovalReasons),
   }),
-  z.object({ type: z.literal('settingChanged'), name: boundedString(Bounds.SETTING_NAME), value: z.number(), pending: z.number().nullable() }),
+  z.object({
+    type: z.literal('settingChanged'),
+    name: boundedString(Bounds.SETTING_NAME),
+    value: z.number(),
+    pending: z.number().nullable(),
+  }),
   z.object({ type: z.literal('serviceRestarted') }),
 ]);
 

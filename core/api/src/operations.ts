@@ -249,6 +249,32 @@ export const operations = {
     summary: 'Aborts a local transaction; received messages go back.',
   }),
 
+  traffic: op({
+    input: z.object({ path: path.optional(), seconds: z.number().int().min(1).max(Bounds.TRAFFIC_SECONDS).optional() }),
+    output: z.object({
+      endTime: boundedString(Bounds.TIME_TEXT),
+      intervalSeconds: z.literal(1),
+      incoming: z.array(z.number().int()).max(Bounds.TRAFFIC_SECONDS),
+      outgoing: z.array(z.number().int()).max(Bounds.TRAFFIC_SECONDS),
+      depth: z.number().int().array().max(Bounds.TRAFFIC_SECONDS),
+    }),
+    admin: false,
+    summary:
+      'Messages in and out per second and the depth, second by second over the last `seconds` (default 60, at most 300), oldest first; of one queue, or of the whole computer without a path.',
+  }),
+  queueClassCounts: op({
+    input: z.object({ path }),
+    output: z.object({
+      counts: z
+        .array(
+          z.object({ class: boundedString(Bounds.CLASS_NAME), classCode: z.number().int(), count: z.number().int() }),
+        )
+        .max(Bounds.CLASS_CODE_VALUES),
+    }),
+    admin: false,
+    summary: 'How many messages of each class a queue holds, most frequent first (a dead-letter queue by failure).',
+  }),
+
   settingsList: op({
     input: empty,
     output: z.array(settingInfoSchema).max(Bounds.SETTINGS),

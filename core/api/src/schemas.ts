@@ -50,6 +50,10 @@ export const Bounds = {
    * filter naming every one of them, connector classes besides, fits.
    */
   CLASS_CODES: 64,
+  /** Every value a 16-bit PROPID_M_CLASS can take (§1.1): the most classes one queue can hold. */
+  CLASS_CODE_VALUES: 0x10000,
+  /** Seconds of traffic history the service keeps for the console's charts. */
+  TRAFFIC_SECONDS: 300,
   /** A message class name (`NACK_UNSUPPORTED_CRYPTO_PROVIDER` is 32) or `0x1234`. */
   CLASS_NAME: 64,
   /** A setting: MSMQ's registry value names (§5) are under 40 characters. */

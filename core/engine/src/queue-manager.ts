@@ -6,6 +6,7 @@ import {
   Delivery,
   isAcknowledgmentClass,
   MessageClass,
+  messageClassName,
   MessageStatus,
   normalizeMessageId,
   parseQueueName,
@@ -38,11 +39,13 @@ import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
 import { remoteReadDenied } from './remote-read.js';
+import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import {
   systemClock,
   type ArrivingMessage,
   type BrowseInput,
   type BrowsePage,
+  type ClassCount,
   type Clock,
   type EngineEvent,
   type EngineListener,
@@ -76,6 +79,7 @@ class QueueManager implements QueueManagerApi {
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
+  private readonly trafficMeter = new TrafficMeter();
   private readonly core: Core;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
@@ -113,6 +117,16 @@ class QueueManager implements QueueManagerApi {
       emit: (event) => this.emit(event),
       wake: (queueId) => this.waiters.wake(queueId),
       touched: (queueId) => this.touchedQueues.add(queueId),
+      traffic: (queueId, arrived, departed, depthDelta) =>
+        this.trafficMeter.record(
+          queueId,
+          arrived,
+          departed,
+          depthDelta,
+          registry.usageOf(queueId).count,
+          registry.totalMessages(),
+          clock.now(),
+        ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
     };
   }
@@ -223,6 +237,20 @@ class QueueManager implements QueueManagerApi {
     };
   }
 
+  /** Messages in and out per second and depth over the last `seconds`, of one queue or (no path) the computer. */
+  traffic(path: string | undefined, seconds: number): TrafficSeries {
+    const queue = path === undefined ? null : this.resolveExisting(path);
+    const depth = queue ? this.registry.usageOf(queue.id).count : this.registry.totalMessages();
+    return this.trafficMeter.series(queue?.id ?? null, seconds, depth, this.clock.now());
+  }
+
+  /** How many messages of each class a queue holds (a dead-letter queue grouped by failure). */
+  classCounts(path: string): ClassCount[] {
+    return this.store.messages
+      .classCounts(this.resolveExisting(path).id)
+      .map(({ classCode, count }) => ({ class: messageClassName(classCode), classCode, count }));
+  }
+
   listSettings(): SettingInfo[] {
     return this.settings.list();
   }
@@ -291,6 +319,8 @@ class QueueManager implements QueueManagerApi {
     });
     if (journal) this.registry.remove(journal);
     this.registry.remove(queue);
+    this.trafficMeter.forget(queue.id);
+    if (journal) this.trafficMeter.forget(journal.id);
     this.emit({ type: 'queueDeleted', path: shownPath });
   }
 
@@ -785,6 +815,7 @@ class QueueManager implements QueueManagerApi {
     try {
       this.expireDue(false);
       this.duplicates.cleanup(this.clock.now());
+      this.trafficMeter.sweep(this.clock.now());
       this.flushTouched();
     } finally {
       this.scheduleTick();

@@ -1,5 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { TrafficSeries } from './traffic.js';
 
 /** The engine's sense of time; unit tests drive a fake one. */
 export interface Clock {
@@ -106,6 +107,13 @@ export interface ArrivingMessage extends SendProperties {
   classCode?: number | undefined;
 }
 
+/** How many messages of one class a queue holds. */
+export interface ClassCount {
+  class: string;
+  classCode: number;
+  count: number;
+}
+
 export interface MessageLocation {
   path: string;
   message: MessageInfo;
@@ -135,7 +143,7 @@ export type EngineEvent =
 export type EngineListener = (event: EngineEvent) => void;
 
 /** Re-exported so hosts need only the engine's types. */
-export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo };
+export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };
 
 /** What the queue manager offers its host. One method per operation of core/api, plus lifecycle. */
 export interface QueueManagerApi {
@@ -180,6 +188,10 @@ export interface QueueManagerApi {
   beginTransaction(): string;
   commitTransaction(transaction: string): Promise<void>;
   abortTransaction(transaction: string): void;
+  /** Messages in and out per second and depth over the last `seconds` (≤ 300), of a queue or (no path) the computer. */
+  traffic(path: string | undefined, seconds: number): TrafficSeries;
+  /** Messages of a queue per class, most frequent first. */
+  classCounts(path: string): ClassCount[];
   listSettings(): SettingInfo[];
   setSetting(name: string, value: number): SettingInfo;
   on(listener: EngineListener): () => void;
