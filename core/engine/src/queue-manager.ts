@@ -27,7 +27,8 @@ import { DuplicateCache } from './duplicate-cache.js';
 import { UnitRunner } from './unit-runner.js';
 import { Waiters } from './waiters.js';
 import { Claims } from './claims.js';
-import { TransactionTable, type PendingSend } from './transactions.js';
+import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
+import { countFitting, handOver } from './delivery.js';
 import { makeDraft, timerDeadlines, type Draft } from './drafts.js';
 import { arrive } from './arrival.js';
 import { place, draftOf } from './placement.js';
@@ -47,6 +48,7 @@ import {
   type BrowsePage,
   type ClassCount,
   type Clock,
+  type Deliver,
   type EngineEvent,
   type EngineListener,
   type MessageLocation,
@@ -55,6 +57,7 @@ import {
   type QueueManagerApi,
   type QueueManagerOptions,
   type QueueSetInput,
+  type ReceiveBatchInput,
   type ReceiveInput,
   type RemovalReason,
   type SendItem,
@@ -450,30 +453,52 @@ class QueueManager implements QueueManagerApi {
         ? this.claimByLookupId(queue, input.lookupId)
         : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
     const info = toMessageInfo(message);
-    if (tx) {
-      tx.receives.push(message);
-      return info;
-    }
-    await this.finishReceives([message]);
+    await this.deliverClaimed([message], info, input.deliver, input.signal, tx);
     return info;
   }
 
-  async receiveBatch(input: {
-    path: string;
-    max: number;
-    timeoutMs?: number | undefined;
-    transaction?: string | undefined;
-    signal?: AbortSignal | undefined;
-  }): Promise<MessageInfo[]> {
+  async receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]> {
     const queue = this.resolveForReading('receive', input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
     const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
-    const messages = [first, ...this.claimMore(queue, input.max - 1)];
-    if (tx) tx.receives.push(...messages);
-    else await this.finishReceives(messages);
-    return messages.map((m) => toMessageInfo(m));
+    const claimed = [first, ...this.claimMore(queue, input.max - 1)];
+    const infos = claimed.map((m) => toMessageInfo(m));
+    // Messages past the reply's byte cap were never seen by anyone: they go back untouched, in place.
+    const fitting = countFitting(infos, input.replyLimit);
+    this.releaseClaims(claimed.slice(fitting), true);
+    const replies = infos.slice(0, fitting);
+    await this.deliverClaimed(claimed.slice(0, fitting), replies, input.deliver, input.signal, tx);
+    return replies;
+  }
+
+  /**
+   * The delivery step shared by every receive path: the claimed messages are removed (or join their
+   * transaction) only once the caller has handed the reply to its transport; when it cannot, the claims are
+   * released and the messages stay exactly where they were.
+   */
+  private async deliverClaimed<T>(
+    messages: StoredMessage[],
+    reply: T,
+    deliver: Deliver<T> | undefined,
+    signal: AbortSignal | undefined,
+    tx: Transaction | undefined,
+  ): Promise<void> {
+    const delivery = handOver(reply, deliver, signal);
+    tx?.delivering.add(delivery);
+    try {
+      await delivery;
+    } catch (error) {
+      this.releaseClaims(messages, true);
+      throw error;
+    } finally {
+      tx?.delivering.delete(delivery);
+    }
+    if (!tx) return this.finishReceives(messages);
+    // Aborted while the reply was on its way (R-D5): the messages go back as the abort's other receives did.
+    if (this.transactions.isOpen(tx)) tx.receives.push(...messages);
+    else this.releaseClaims(messages, true);
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {
@@ -590,6 +615,9 @@ class QueueManager implements QueueManagerApi {
   }
 
   async commitTransaction(transaction: string): Promise<void> {
+    // A receive of this transaction whose reply is still on its way joins it (or leaves) before it commits.
+    const delivering = [...this.transactions.get(transaction).delivering];
+    if (delivering.length > 0) await Promise.allSettled(delivering);
     const tx = this.transactions.end(transaction);
     const first = tx.sends[0]?.draft;
     try {

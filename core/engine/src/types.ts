@@ -57,6 +57,14 @@ export interface SendItem {
   transactional?: boolean | undefined;
 }
 
+/**
+ * The caller's delivery step of a receive: hands the built reply to its transport and resolves once it was
+ * handed over; rejects when it cannot be (the call was cancelled, the connection closed, the reply could not
+ * be serialized or is over budget). The removal is committed only after it resolves; when it rejects the
+ * messages stay exactly where they were (same lookup ID, same position, no journal copy, no acknowledgment).
+ */
+export type Deliver<T> = (reply: T) => Promise<void>;
+
 export interface ReceiveInput {
   path: string;
   timeoutMs?: number | undefined;
@@ -64,6 +72,25 @@ export interface ReceiveInput {
   transactional?: boolean | undefined;
   lookupId?: number | undefined;
   signal?: AbortSignal | undefined;
+  /** Without one, the reply counts as delivered once built (in-process callers). */
+  deliver?: Deliver<MessageInfo> | undefined;
+}
+
+/** The byte cap of a batch reply: messages are added while their measured size fits; the first always does. */
+export interface ReplyLimit {
+  maxBytes: number;
+  /** Bytes a message adds to the reply as the transport will carry it. */
+  measure(message: MessageInfo): number;
+}
+
+export interface ReceiveBatchInput {
+  path: string;
+  max: number;
+  timeoutMs?: number | undefined;
+  transaction?: string | undefined;
+  signal?: AbortSignal | undefined;
+  replyLimit?: ReplyLimit | undefined;
+  deliver?: Deliver<MessageInfo[]> | undefined;
 }
 
 export interface PeekInput {
@@ -162,13 +189,8 @@ export interface QueueManagerApi {
   sendBatch(items: SendItem[], transaction?: string): Promise<string[]>;
   /** Rejects with IO_TIMEOUT when nothing arrives within timeoutMs (default 0). */
   receive(input: ReceiveInput): Promise<MessageInfo>;
-  receiveBatch(input: {
-    path: string;
-    max: number;
-    timeoutMs?: number | undefined;
-    transaction?: string | undefined;
-    signal?: AbortSignal | undefined;
-  }): Promise<MessageInfo[]>;
+  /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
+  receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
   /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
   isRemotePath(path: string): boolean;
