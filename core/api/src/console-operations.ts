@@ -4,15 +4,19 @@
  * owners and the console can add operations side by side.
  */
 import { z } from 'zod';
-import { browseFilterSchema, messageInfoSchema } from './schemas.js';
+import { Bounds, boundedString, browseFilterSchema, messageInfoSchema, queuePathSchema } from './schemas.js';
+
+/** At most this many messages in one search reply. */
+const SEARCH_LIMIT = 1_000;
 
 export const consoleOperations = {
   messagesSearch: {
-    input: z.object({ filter: browseFilterSchema, limit: z.number().int().min(1).max(1_000).optional() }),
+    input: z.object({ filter: browseFilterSchema, limit: z.number().int().min(1).max(SEARCH_LIMIT).optional() }),
     output: z.object({
       total: z.number().int(),
-      matches: z.array(z.object({ path: z.string(), message: messageInfoSchema })),
-      queues: z.array(z.object({ path: z.string(), count: z.number().int() })),
+      matches: z.array(z.object({ path: queuePathSchema, message: messageInfoSchema })).max(SEARCH_LIMIT),
+      // As many as there are queues (store-sized, like queueList).
+      queues: z.array(z.object({ path: queuePathSchema, count: z.number().int() })),
     }),
     admin: false,
     summary:
@@ -22,9 +26,10 @@ export const consoleOperations = {
     input: z.object({}),
     output: z.object({
       expressMessages: z.number().int(),
-      queues: z.array(z.object({ path: z.string(), messages: z.number().int() })),
+      // As many as there are queues (store-sized, like queueList).
+      queues: z.array(z.object({ path: queuePathSchema, messages: z.number().int() })),
       duplicateCacheEntries: z.number().int(),
-      pendingSettings: z.array(z.string()),
+      pendingSettings: z.array(boundedString(Bounds.SETTING_NAME)).max(Bounds.SETTINGS),
     }),
     admin: false,
     summary:
