@@ -1,7 +1,8 @@
 /** Bulk actions over the selected messages, each run as a cancellable job in chunks. */
 import type { MessageInfo } from '@qk/model';
 import { describeError } from '../client/console-client.js';
-import { exportFileName, exportJson, parseImport, toSendProperties } from './message-transfer.js';
+import { formatCount } from '../format/format.js';
+import { exportFileName, exportJson, toSendProperties } from './message-transfer.js';
 import type { SliceCreator } from '../store/shared.js';
 import type { MessageActions } from '../store/types.js';
 
@@ -16,7 +17,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ctx) => ({
   async deleteSelected() {
@@ -140,9 +141,17 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     return { fileName: exportFileName(target.path), json: exportJson(computer, target.path, messages) };
   },
 
-  async importMessages(computer, path, text, keepIds) {
-    const messages = parseImport(text);
+  async importMessages(computer, path, messages, mode) {
+    const keepIds = mode === 'keep';
     const client = ctx.clientFor(computer);
+    // New messages take the target's type (R-M1: a nontransactional message is not delivered to a
+    // transactional queue, nor the other way round).
+    const transactional = (await client.queueShow({ path })).transactional;
+    const now = Date.now();
+    const expiring = keepIds
+      ? messages.filter((m) => m.timeToBeReceived !== null && Date.parse(m.sentTime) + m.timeToBeReceived * 1000 <= now)
+          .length
+      : 0;
     return get().runJob(`Import ${plural(messages.length, 'message')} into ${path}`, async (job) => {
       job.setTotal(messages.length);
       let stored = 0;
@@ -175,7 +184,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
             messages: chunk.map((m) => ({
               path,
               message: toSendProperties(m),
-              ...(m.transactional ? { transactional: true } : {}),
+              ...(transactional ? { transactional: true } : {}),
             })),
           });
           stored += chunk.length;
@@ -183,7 +192,14 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
           job.progress(done);
         }
       }
-      return `Imported ${plural(stored, 'message')} into ${path}.`;
+      const refused = done - stored;
+      if (!keepIds) return `Imported ${plural(stored, 'message')} into ${path} as new messages.`;
+      return [
+        `Imported ${formatCount(stored)} of ${plural(done, 'message')} into ${path} as they were`,
+        refused > 0 ? `; ${formatCount(refused)} refused` : '',
+        expiring > 0 ? `; ${formatCount(expiring)} had run out of time to be received and expired on arrival` : '',
+        '.',
+      ].join('');
     });
   },
 
@@ -192,5 +208,19 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
       .clientFor(computer)
       .send({ path, message, ...(transactional ? { transactional: true } : {}) });
     return id;
+  },
+
+  searchMessages(computer, filter) {
+    return ctx.clientFor(computer).messagesSearch({ filter, limit: 500 });
+  },
+
+  async deleteMessages(computer, path, lookupIds) {
+    const { deleted } = await ctx.clientFor(computer).messagesDelete({ path, lookupIds });
+    if (get().target?.computer === computer) get().invalidateList();
+    return deleted;
+  },
+
+  fetchMessage(computer, path, lookupId) {
+    return ctx.clientFor(computer).messageGet({ path, lookupId });
   },
 });
