@@ -86,27 +86,33 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
       }
       const total = [...byDestination.values()].reduce((n, ids) => n + ids.length, 0);
       job.setTotal(total);
-      let moved = 0;
+      const outcomes: DestinationOutcome[] = [];
       let done = 0;
       for (const [destination, ids] of byDestination) {
+        const outcome: DestinationOutcome = { destination, sent: 0, failed: 0, codes: new Map() };
+        outcomes.push(outcome);
         for (const chunk of chunks(ids, CHUNK)) {
           if (job.signal.aborted) break;
           try {
             const result = await client.messagesMove({ path: target.path, lookupIds: chunk, target: destination });
-            moved += result.moved;
-            for (const failure of result.failed)
+            outcome.sent += result.moved;
+            for (const failure of result.failed) {
+              outcome.failed += 1;
+              outcome.codes.set(failure.code, (outcome.codes.get(failure.code) ?? 0) + 1);
               job.fail(`Lookup ID ${failure.lookupId} → ${destination}`, failure.code, failure.message);
+            }
           } catch (error) {
             // A destination that does not exist fails its whole group; the others still go.
             const { code, message } = describeError(error);
+            outcome.failed += chunk.length;
+            outcome.codes.set(code, (outcome.codes.get(code) ?? 0) + chunk.length);
             for (const id of chunk) job.fail(`Lookup ID ${id} → ${destination}`, code, message);
           }
           done += chunk.length;
           job.progress(done);
         }
       }
-      const failed = done - moved;
-      return `Resent ${plural(moved, 'message')} to ${plural(byDestination.size, 'destination')}${failed > 0 ? `; ${plural(failed, 'message')} failed again` : ''}.`;
+      return resendSummary(outcomes);
     });
     get().clearSelection();
     get().invalidateList();
@@ -224,3 +230,32 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     return ctx.clientFor(computer).messageGet({ path, lookupId });
   },
 });
+
+/** What a resend did for one destination queue. */
+interface DestinationOutcome {
+  destination: string;
+  sent: number;
+  failed: number;
+  /** Failures by error code. */
+  codes: Map<string, number>;
+}
+
+/**
+ * The honest summary of a resend, destination by destination (issue 12, point 5): "Resent 20 of 26.
+ * .\private$\orders: 20 sent. .\private$\gone: 6 failed (QUEUE_NOT_FOUND 6)." — never a total that
+ * hides that every message to one destination failed.
+ */
+export function resendSummary(outcomes: readonly DestinationOutcome[]): string {
+  const sent = outcomes.reduce((n, o) => n + o.sent, 0);
+  const all = outcomes.reduce((n, o) => n + o.sent + o.failed, 0);
+  const parts = outcomes.map((o) => {
+    const bits: string[] = [];
+    if (o.sent > 0) bits.push(`${formatCount(o.sent)} sent`);
+    if (o.failed > 0)
+      bits.push(
+        `${formatCount(o.failed)} failed (${[...o.codes].map(([code, n]) => `${code} ${formatCount(n)}`).join(', ')})`,
+      );
+    return `${o.destination}: ${bits.join(', ') || 'nothing'}`;
+  });
+  return `Resent ${formatCount(sent)} of ${plural(all, 'message')}. ${parts.join('. ')}.`;
+}
