@@ -1,7 +1,7 @@
 /**
  * A modal property sheet or prompt: title, optional tabs, body, and OK / Cancel / Apply. Esc closes it
- * (also when the focus was lost, e.g. to a button that became disabled); focus stays inside and returns
- * to where it was when the dialog closes. A property sheet keeps one size whatever its tab.
+ * (also when the focus was lost, e.g. to a button that became disabled); focus stays inside (DialogHost
+ * returns it to where it was when the dialog closes). A property sheet keeps one size whatever its tab.
  */
 import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
@@ -68,17 +68,16 @@ export function DialogShell({
   closeRef.current = onClose;
 
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
+    const root = ref.current;
+    // The first thing to type into, as a Windows dialog opens: a marked field, else the first field of the
+    // page, else the selected tab, else the first button. A destructive question starts on Cancel.
     const first = destructive
       ? cancelRef.current
-      : ref.current?.querySelector<HTMLElement>(
-          '[data-autofocus], input:not([disabled]), select, textarea, [role="tab"][aria-selected="true"], button',
-        );
+      : (root?.querySelector<HTMLElement>('[data-autofocus]') ??
+        root?.querySelector<HTMLElement>('.dialog-body :is(input, select, textarea):not([disabled])') ??
+        root?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"], button'));
     first?.focus();
-    return () => {
-      // Back to where the user was (the list row, the menu's owner), if it is still on the page.
-      if (previous?.isConnected) previous.focus();
-    };
+    // DialogHost gives the focus back when the dialog closes.
   }, [destructive]);
 
   // Esc closes the top dialog even when nothing in it has the focus (a button that just became disabled).
@@ -106,10 +105,22 @@ export function DialogShell({
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
+    const target = event.target as HTMLElement;
     if (event.key === 'Escape') {
       event.stopPropagation();
       event.preventDefault();
       onClose();
+    } else if (
+      event.key === 'Enter' &&
+      (target.tagName === 'INPUT' || target.getAttribute('role') === 'tab') &&
+      !event.nativeEvent.isComposing
+    ) {
+      // Enter in a field presses the default button, as in any Windows dialog (Cancel when the action loses data).
+      const type = (target as HTMLInputElement).type;
+      if (type === 'checkbox' || type === 'radio' || type === 'file' || type === 'search') return;
+      event.preventDefault();
+      if (destructive) onClose();
+      else if (onOk && !okDisabled && !busy) void ok();
     } else if (event.key === 'Tab') {
       // Keep focus inside the modal.
       const focusables = Array.from(ref.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []).filter(

@@ -82,7 +82,7 @@ function columnsFor(shared: SharedQuota) {
             usedBytes={q.bytes}
             limitKB={limit}
             label={`Quota usage of ${displayName(q)}${isSystem(q) ? ' (share of MachineJournalQuota)' : ''}`}
-            {...(isSystem(q) ? { note: 'of MachineJournalQuota' } : {})}
+            {...(isSystem(q) ? { note: 'MachineJournalQuota' } : {})}
           />
         );
       },

@@ -118,7 +118,7 @@ export function PopupMenu({
           aria-disabled={item.disabledReason ? true : undefined}
           title={item.disabledReason}
           className={`menu-item${index === active ? ' active' : ''}${item.disabledReason ? ' disabled' : ''}`}
-          onMouseEnter={() => setActive(index)}
+          onMouseMove={() => index !== active && setActive(index)}
           onClick={() => run(item)}
         >
           <span>{item.label}</span>

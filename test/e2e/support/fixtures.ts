@@ -26,6 +26,7 @@ export const test = base.extend<{ service: RunningService; consolePage: Page }>(
 });
 
 export { expect };
+export type { Page } from '@playwright/test';
 
 /** A tree node by its label (exact, ignoring the count beside it). */
 export function treeItem(page: Page, label: string): Locator {
