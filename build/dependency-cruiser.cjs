@@ -12,7 +12,9 @@ const allowed = {
   engine: ['model', 'store'],
   api: ['model'],
   // The service layer may import everything in core (DESIGN); its qk-main entry wires the CLI to it.
-  service: ['model', 'store', 'engine', 'api', 'client', 'cli'],
+  // DESIGN: core/network may import model, engine, api and rpc (never the store: the engine owns it).
+  network: ['model', 'engine', 'api', 'rpc'],
+  service: ['model', 'store', 'engine', 'api', 'network', 'client', 'cli'],
   client: ['model', 'api'],
   cli: ['model', 'api', 'client'],
 };

@@ -12,6 +12,7 @@ import {
   serviceStatusSchema,
   settingInfoSchema,
 } from './schemas.js';
+import { networkOperations } from './network-operations.js';
 
 interface OperationDef<I extends z.ZodType, O extends z.ZodType> {
   input: I;
@@ -242,6 +243,8 @@ export const operations = {
     admin: true,
     summary: 'Changes a setting; one that needs a restart waits as pending.',
   }),
+
+  ...networkOperations,
 } as const;
 
 export type Operations = typeof operations;

@@ -80,6 +80,10 @@ export const serviceStatusSchema = z.object({
   machineQuotaUsedKB: z.number(),
   machineJournalQuotaUsedKB: z.number(),
   startedTime: isoTime,
+  peerAddress: z.string().nullable(),
+  peerFingerprint: z.string().nullable(),
+  routing: z.boolean(),
+  offline: z.boolean(),
 }) satisfies z.ZodType<ServiceStatus>;
 
 const uint32 = z.number().int().min(0).max(0xffffffff);

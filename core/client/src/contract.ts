@@ -44,6 +44,17 @@ export const OPERATION_NAMES = [
   'transactionAbort',
   'settingsList',
   'settingsSet',
+  'peerAdd',
+  'peerList',
+  'peerRemove',
+  'routeSet',
+  'routeList',
+  'routeRemove',
+  'outgoingList',
+  'outgoingPause',
+  'outgoingResume',
+  'serviceDisconnect',
+  'serviceConnect',
 ] as const satisfies readonly OperationName[];
 
 // Compile-time proof that no operation of the contract is missing above.

@@ -1,2 +1,3 @@
 export * from './types.js';
 export { openQueueManager } from './queue-manager.js';
+export { NetworkConfig, destinationComputerOf, type StoredPeer, type OutgoingQueueRecord } from './network/config.js';

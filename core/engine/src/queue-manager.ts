@@ -37,6 +37,7 @@ import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
+import { NetworkConfig } from './network/config.js';
 import {
   systemClock,
   type ArrivingMessage,
@@ -76,6 +77,8 @@ class QueueManager implements QueueManagerApi {
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
   private readonly core: Core;
+  /** Peers, routes, holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
   private tickHandle: unknown = null;
@@ -114,6 +117,7 @@ class QueueManager implements QueueManagerApi {
       touched: (queueId) => this.touchedQueues.add(queueId),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
     };
+    this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
   }
 
   static open(options: QueueManagerOptions): QueueManager {
@@ -219,6 +223,11 @@ class QueueManager implements QueueManagerApi {
       machineQuotaUsedKB: Math.ceil(this.registry.totalBytes() / 1024),
       machineJournalQuotaUsedKB: Math.ceil(this.registry.systemJournalBytes() / 1024),
       startedTime: new Date(this.startedMs).toISOString(),
+      // The network node of the host fills in its own part (the engine has no listener of its own).
+      peerAddress: null,
+      peerFingerprint: null,
+      routing: false,
+      offline: this.networkConfig.offline(),
     };
   }
 

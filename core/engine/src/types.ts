@@ -1,5 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { NetworkConfig } from './network/config.js';
 
 /** The engine's sense of time; unit tests drive a fake one. */
 export interface Clock {
@@ -141,6 +142,8 @@ export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo
 export interface QueueManagerApi {
   readonly name: string;
   readonly id: string;
+  /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfig;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;
