@@ -1,3 +1,4 @@
 export * from './types.js';
 export { openQueueManager } from './queue-manager.js';
-export { NetworkConfig, destinationComputerOf, type StoredPeer, type OutgoingQueueRecord } from './network/config.js';
+export { destinationComputerOf } from './network/config.js';
+export type { NetworkConfigApi, StoredPeer, OutgoingQueueRecord } from './network/config-types.js';

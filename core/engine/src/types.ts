@@ -1,6 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
-import type { NetworkConfig } from './network/config.js';
+import type { NetworkConfigApi } from './network/config-types.js';
 
 /** The engine's sense of time; unit tests drive a fake one. */
 export interface Clock {
@@ -143,7 +143,7 @@ export interface QueueManagerApi {
   readonly name: string;
   readonly id: string;
   /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
-  readonly networkConfig: NetworkConfig;
+  readonly networkConfig: NetworkConfigApi;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;

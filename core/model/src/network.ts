@@ -11,7 +11,12 @@ export const peerStates = ['connected', 'idle', 'unreachable', 'refused'] as con
 
 /** MSMQ's outgoing-queue states: Connected, Waiting to connect, On hold, Inactive. */
 export type OutgoingState = 'connected' | 'waiting' | 'onHold' | 'inactive';
-export const outgoingStates = ['connected', 'waiting', 'onHold', 'inactive'] as const satisfies readonly OutgoingState[];
+export const outgoingStates = [
+  'connected',
+  'waiting',
+  'onHold',
+  'inactive',
+] as const satisfies readonly OutgoingState[];
 
 export interface PeerInfo {
   name: string;

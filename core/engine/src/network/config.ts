@@ -14,25 +14,7 @@ import {
 } from '@qk/model';
 import type { PeerRecord, QueueRecord } from '@qk/store';
 import type { Core } from '../core.js';
-
-/** A trusted peer as stored: the network adds its live state. */
-export interface StoredPeer {
-  name: string;
-  address: string;
-  fingerprint: string;
-  lastConnectedMs: number | null;
-}
-
-/** An outgoing queue as the engine knows it: the network adds next hop, state and session figures. */
-export interface OutgoingQueueRecord {
-  formatName: string;
-  /** The computer the destination queue is on, as written in the format name. */
-  destinationComputer: string;
-  messageCount: number;
-  bytes: number;
-  /** Held by an administrator (Pause). */
-  paused: boolean;
-}
+import type { NetworkConfigApi, OutgoingQueueRecord, StoredPeer } from './config-types.js';
 
 const OFFLINE_META = 'offline';
 
@@ -44,7 +26,7 @@ const toStoredPeer = (r: PeerRecord): StoredPeer => ({
 });
 
 /** Peers, routes, holds and offline mode of one queue manager. */
-export class NetworkConfig {
+export class NetworkConfig implements NetworkConfigApi {
   private readonly paused: Set<string>;
 
   constructor(
