@@ -6,6 +6,7 @@ import { registerNetworkCommands } from './commands/network.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerServiceCommands } from './commands/service.js';
 import { registerSettingsCommands } from './commands/settings.js';
+import { registerTrafficCommands } from './commands/traffic.js';
 import type { CliIo } from './io.js';
 import { cliVersion } from './version.js';
 
@@ -15,7 +16,7 @@ All commands:
                                                          run the service here (default 127.0.0.1:0 = any free port)
   qk service status | restart | stop | disconnect | connect
   qk queue create PATH [--transactional] [--journal] [--quota KB] [--journal-quota KB] [--label TEXT] [--retention]
-  qk queue list | show PATH | delete PATH | purge PATH
+  qk queue list | show PATH | delete PATH | purge PATH | classes PATH
   qk queue set PATH [--journal on|off] [--quota KB|unlimited] [--journal-quota KB|unlimited] [--label TEXT] [--retention on|off]
   qk send PATH [send options] [--transactional]          (qk send --help lists the send options)
   qk receive PATH [--timeout S] [--transactional]        qk peek PATH [--timeout S]
@@ -24,6 +25,7 @@ All commands:
   qk acks ID                                             acknowledgments whose correlation ID is ID
   qk arrive PATH --id MSGID --source-id GUID --source-name NAME [send options] [--transactional]
   qk conversation end ID
+  qk traffic [PATH] [--seconds N]                        messages in/out per second and depth (queue or computer)
   qk settings                                            qk settings set NAME VALUE
   qk peer add NAME HOST:PORT --fingerprint FP | list | remove NAME
   qk route set DEST VIA | list | remove DEST             DEST may be * (every computer without a route)
@@ -67,5 +69,6 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerMessageCommands(program, io);
   registerSettingsCommands(program, io);
   registerNetworkCommands(program, io);
+  registerTrafficCommands(program, io);
   return program;
 }

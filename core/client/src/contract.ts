@@ -42,6 +42,8 @@ export const OPERATION_NAMES = [
   'transactionBegin',
   'transactionCommit',
   'transactionAbort',
+  'traffic',
+  'queueClassCounts',
   'settingsList',
   'settingsSet',
   'peerAdd',
