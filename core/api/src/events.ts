@@ -5,11 +5,8 @@
  * messages refresh on it too.
  */
 import { z } from 'zod';
-<<<<<<< HEAD
 import { outgoingQueueInfoSchema, peerInfoSchema } from './network-operations.js';
-=======
 import { boundedString, Bounds, messageIdSchema, queuePathSchema } from './schemas.js';
->>>>>>> main
 
 export const messageRemovalReasons = [
   'received',

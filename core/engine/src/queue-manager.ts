@@ -39,11 +39,8 @@ import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
-<<<<<<< HEAD
 import { NetworkConfig } from './network/config.js';
-=======
 import { remoteReadDenied } from './remote-read.js';
->>>>>>> main
 import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import {
   systemClock,
