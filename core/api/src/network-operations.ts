@@ -4,37 +4,39 @@
  */
 import { z } from 'zod';
 import { outgoingStates, peerStates, type OutgoingQueueInfo, type PeerInfo, type RouteInfo } from '@qk/model';
-import { serviceStatusSchema } from './schemas.js';
+import { Bounds, serviceStatusSchema } from './schemas.js';
 
 /** Computer names are at most 256 characters (MQ_MAX_COMPUTERNAME_LEN); the engine checks the rest. */
-const computerName = z.string().min(1).max(256);
-/** `HOST:PORT`; an IPv6 host in brackets. */
-const peerAddress = z.string().min(3).max(300);
-/** `sha256:` + 64 hex digits, colons allowed (checked and normalized by the engine). */
-const fingerprint = z.string().min(7).max(200);
+const computerName = z.string().min(1).max(Bounds.COMPUTER_NAME);
+const peerAddress = z.string().min(3).max(Bounds.PEER_ADDRESS);
+/** Checked and normalized by the engine. */
+const fingerprint = z.string().min(7).max(Bounds.FINGERPRINT);
 /** The destination queue's format name or path, as `qk outgoing pause` takes it. */
-const formatName = z.string().min(1).max(1_000);
+const formatName = z.string().min(1).max(Bounds.PATH);
 
 export const peerInfoSchema = z.object({
-  name: z.string(),
-  address: z.string(),
-  fingerprint: z.string(),
-  lastConnected: z.string().nullable(),
+  name: z.string().max(Bounds.COMPUTER_NAME),
+  address: z.string().max(Bounds.PEER_ADDRESS),
+  fingerprint: z.string().max(Bounds.FINGERPRINT),
+  lastConnected: z.string().max(Bounds.TIME_TEXT).nullable(),
   state: z.enum(peerStates),
 }) satisfies z.ZodType<PeerInfo>;
 
-export const routeInfoSchema = z.object({ destination: z.string(), via: z.string() }) satisfies z.ZodType<RouteInfo>;
+export const routeInfoSchema = z.object({
+  destination: z.string().max(Bounds.COMPUTER_NAME),
+  via: z.string().max(Bounds.COMPUTER_NAME),
+}) satisfies z.ZodType<RouteInfo>;
 
 export const outgoingQueueInfoSchema = z.object({
-  formatName: z.string(),
-  destinationComputer: z.string(),
-  nextHop: z.string().nullable(),
+  formatName: z.string().max(Bounds.PATH),
+  destinationComputer: z.string().max(Bounds.COMPUTER_NAME),
+  nextHop: z.string().max(Bounds.COMPUTER_NAME).nullable(),
   state: z.enum(outgoingStates),
   messageCount: z.number().int(),
   bytes: z.number().int(),
   unconfirmedCount: z.number().int(),
-  lastError: z.string().nullable(),
-  lastConnectedTime: z.string().nullable(),
+  lastError: z.string().max(Bounds.LAST_ERROR).nullable(),
+  lastConnectedTime: z.string().max(Bounds.TIME_TEXT).nullable(),
 }) satisfies z.ZodType<OutgoingQueueInfo>;
 
 const empty = z.object({});

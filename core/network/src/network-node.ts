@@ -226,7 +226,7 @@ export class NetworkNode {
       messageCount: queue.messageCount,
       bytes: queue.bytes,
       unconfirmedCount: 0,
-      lastError: hop.ok ? (live?.lastError ?? null) : hop.error,
+      lastError: cut(hop.ok ? (live?.lastError ?? null) : hop.error),
       lastConnectedTime:
         peer?.lastConnectedMs === null || peer === undefined ? null : new Date(peer.lastConnectedMs).toISOString(),
     };
@@ -246,4 +246,11 @@ export class NetworkNode {
       }
     }
   }
+}
+
+/** The contract bounds an outgoing queue's last error (core/api Bounds.LAST_ERROR). */
+const LAST_ERROR_MAX = 1_000;
+
+function cut(text: string | null): string | null {
+  return text === null || text.length <= LAST_ERROR_MAX ? text : `${text.slice(0, LAST_ERROR_MAX - 1)}…`;
 }
