@@ -18,6 +18,7 @@ import {
   settingInfoSchema,
 } from './schemas.js';
 import { networkOperations } from './network-operations.js';
+import { consoleOperations } from './console-operations.js';
 
 interface OperationDef<I extends z.ZodType, O extends z.ZodType> {
   input: I;
@@ -290,6 +291,7 @@ export const operations = {
   }),
 
   ...networkOperations,
+  ...consoleOperations,
 } as const;
 
 export type Operations = typeof operations;

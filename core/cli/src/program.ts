@@ -6,6 +6,7 @@ import { registerNetworkCommands } from './commands/network.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerServiceCommands } from './commands/service.js';
 import { registerSettingsCommands } from './commands/settings.js';
+import { registerToolCommands } from './commands/tools.js';
 import { registerTrafficCommands } from './commands/traffic.js';
 import type { CliIo } from './io.js';
 import { cliVersion } from './version.js';
@@ -70,5 +71,6 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerSettingsCommands(program, io);
   registerNetworkCommands(program, io);
   registerTrafficCommands(program, io);
+  registerToolCommands(program, io);
   return program;
 }

@@ -57,6 +57,8 @@ export const OPERATION_NAMES = [
   'outgoingResume',
   'serviceDisconnect',
   'serviceConnect',
+  'messagesSearch',
+  'serviceRestartImpact',
 ] as const satisfies readonly OperationName[];
 
 // Compile-time proof that no operation of the contract is missing above.

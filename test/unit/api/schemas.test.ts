@@ -42,6 +42,8 @@ const STORE_SIZED_OUTPUTS = new Set<string>([
   'peerList.output',
   'routeList.output',
   'outgoingList.output',
+  'messagesSearch.output.queues',
+  'serviceRestartImpact.output.queues',
 ]);
 
 describe('bounds on every string and list of the contract (issue 7, item 7)', () => {
