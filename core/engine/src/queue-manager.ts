@@ -17,7 +17,7 @@ import {
   type ServiceStatus,
   type SettingInfo,
 } from '@qk/model';
-import { EXPIRY_BATCH, Store, type QueueRecord, type StoredMessage } from '@qk/store';
+import { EXPIRY_BATCH, Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import { Effects } from './effects.js';
 import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
@@ -39,6 +39,7 @@ import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
+import { NetworkConfig } from './network/config.js';
 import { remoteReadDenied } from './remote-read.js';
 import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import {
@@ -84,6 +85,8 @@ class QueueManager implements QueueManagerApi {
   private readonly duplicates: DuplicateCache;
   private readonly trafficMeter = new TrafficMeter();
   private readonly core: Core;
+  /** Peers, routes, holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
   private tickHandle: unknown = null;
@@ -132,6 +135,7 @@ class QueueManager implements QueueManagerApi {
         ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
     };
+    this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
   }
 
   static open(options: QueueManagerOptions): QueueManager {
@@ -160,7 +164,8 @@ class QueueManager implements QueueManagerApi {
       return qm;
     } catch (error) {
       store.close();
-      throw error;
+      // A damaged page or a full disk met while loading is the administrator's to fix, not an internal error.
+      throw storeOpenError(error, options.dataDir);
     }
   }
 
@@ -237,6 +242,11 @@ class QueueManager implements QueueManagerApi {
       machineQuotaUsedKB: Math.ceil(this.registry.totalBytes() / 1024),
       machineJournalQuotaUsedKB: Math.ceil(this.registry.systemJournalBytes() / 1024),
       startedTime: new Date(this.startedMs).toISOString(),
+      // The network node of the host fills in its own part (the engine has no listener of its own).
+      peerAddress: null,
+      peerFingerprint: null,
+      routing: false,
+      offline: this.networkConfig.offline(),
     };
   }
 
