@@ -42,6 +42,7 @@ import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
+import { NetworkConfig } from './network/config.js';
 import { remoteReadDenied } from './remote-read.js';
 import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import {
@@ -87,6 +88,8 @@ class QueueManager implements QueueManagerApi {
   private readonly duplicates: DuplicateCache;
   private readonly trafficMeter = new TrafficMeter();
   private readonly core: Core;
+  /** Peers, routes, holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
   private tickHandle: unknown = null;
@@ -135,6 +138,7 @@ class QueueManager implements QueueManagerApi {
         ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
     };
+    this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
   }
 
   static open(options: QueueManagerOptions): QueueManager {
@@ -241,6 +245,11 @@ class QueueManager implements QueueManagerApi {
       machineQuotaUsedKB: Math.ceil(this.registry.totalBytes() / 1024),
       machineJournalQuotaUsedKB: Math.ceil(this.registry.systemJournalBytes() / 1024),
       startedTime: new Date(this.startedMs).toISOString(),
+      // The network node of the host fills in its own part (the engine has no listener of its own).
+      peerAddress: null,
+      peerFingerprint: null,
+      routing: false,
+      offline: this.networkConfig.offline(),
     };
   }
 
