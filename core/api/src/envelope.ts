@@ -1,12 +1,9 @@
 /** Errors as an envelope across every process boundary: `{ok:true,value}` or `{ok:false,error:{code,message}}`. */
 import { z } from 'zod';
-import { isQkError, type ErrorCode } from '@qk/model';
+import { isQkError, type ErrorBody, type ErrorCode } from '@qk/model';
 
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-}
-export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorBody };
+// The envelope's one definition is in core/model, so core/rpc (which may import only model) carries it too.
+export type { Envelope, ErrorBody } from '@qk/model';
 
 /** The one mapping from a thrown value to an error body, shared by IPC, HTTP and WebSocket hosts. */
 export function toErrorBody(error: unknown): ErrorBody {
@@ -31,6 +28,8 @@ export function httpStatusFor(code: ErrorCode): number {
       return 409;
     case 'UNAUTHORIZED':
       return 401;
+    case 'TOO_MANY_CALLS':
+      return 429;
     case 'ACCESS_DENIED':
       return 403;
     case 'IO_TIMEOUT':
