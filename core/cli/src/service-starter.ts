@@ -6,12 +6,27 @@ export interface StartedService {
   name: string;
   id: string;
   url: string;
-  consoleUrl: string;
+  /** A one-time console link (a code valid for a minute, once; never the token). */
+  consoleLink(): string;
   /** Settles when the service has stopped (SIGINT/SIGTERM or `qk service stop`). */
   stopped: Promise<void>;
 }
 
+/** What `qk service start` asks for. */
+export interface ServiceStartOptions {
+  dataDir: string;
+  name: string | undefined;
+  listen: string;
+  allowRemote: boolean;
+  tls: { certFile: string; keyFile: string } | undefined;
+  allowHosts: string[];
+  allowOrigins: string[];
+}
+
 export interface ServiceStarter {
-  /** Starts a service on a data folder; a malformed `listen` is refused with QkError INVALID_PARAMETER before anything starts. */
-  start(options: { dataDir: string; name: string | undefined; listen: string }): Promise<StartedService>;
+  /**
+   * Starts a service on a data folder. What the command line got wrong (a malformed or refused `listen`,
+   * unreadable TLS files) is refused with QkError INVALID_PARAMETER before anything starts.
+   */
+  start(options: ServiceStartOptions): Promise<StartedService>;
 }

@@ -39,6 +39,7 @@ import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
+import { remoteReadDenied } from './remote-read.js';
 import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import {
   systemClock,
@@ -439,7 +440,7 @@ class QueueManager implements QueueManagerApi {
   // ── receiving ─────────────────────────────────────────────────────────────────────────────────────────
 
   async receive(input: ReceiveInput): Promise<MessageInfo> {
-    const queue = this.resolveExisting(input.path);
+    const queue = this.resolveForReading('receive', input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if ((tx || input.transactional) && !queue.transactional) {
       // R-M4: a transactional receive needs a transactional queue.
@@ -458,7 +459,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   async receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]> {
-    const queue = this.resolveExisting(input.path);
+    const queue = this.resolveForReading('receive', input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
@@ -532,7 +533,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {
-    const queue = this.resolveExisting(input.path);
+    const queue = this.resolveForReading('peek', input.path);
     if (input.lookupId !== undefined) return toMessageInfo(this.messageIn(queue, input.lookupId));
     const deadline = this.clock.now() + (input.timeoutMs ?? 0);
     for (;;) {
@@ -828,6 +829,23 @@ class QueueManager implements QueueManagerApi {
       );
     }
     return outgoing;
+  }
+
+  /** A local queue an application may receive or peek from; another computer's is refused (remote-read.ts). */
+  private resolveForReading(op: 'receive' | 'peek', path: string): QueueRecord {
+    const ref = parseQueueName(path);
+    if (!this.registry.isLocal(ref.computer)) throw remoteReadDenied(op, path, ref);
+    return this.registry.resolveLocal(ref, path);
+  }
+
+  /** True when `path` names a queue on another computer, i.e. this computer's outgoing queue for it. */
+  isRemotePath(path: string): boolean {
+    try {
+      return !this.registry.isLocal(parseQueueName(path).computer);
+    } catch {
+      // An unparsable name is no queue at all; the operation itself reports why.
+      return false;
+    }
   }
 
   /** Where a send goes. System queues and journals never accept sends (§3.1). */

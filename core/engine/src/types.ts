@@ -192,6 +192,8 @@ export interface QueueManagerApi {
   /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
   receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
+  /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
+  isRemotePath(path: string): boolean;
   browse(input: BrowseInput): BrowsePage;
   getMessage(path: string, lookupId: number): MessageInfo;
   deleteMessage(path: string, lookupId: number): void;

@@ -14,7 +14,7 @@ import {
 } from '@qk/api';
 import { openQueueManager, type QueueManagerApi, type QueueManagerOptions } from '@qk/engine';
 import { QkError, type ServiceStatus } from '@qk/model';
-import { AuditLog, auditTarget } from './audit-log.js';
+import { AuditLog, auditTarget, queueReadPath } from './audit-log.js';
 import { acquireDataLock, type DataLock } from './data-lock.js';
 import { createHandlers, type CallContext, type ContextualHandlers } from './handlers.js';
 import { TransactionRegistry } from './transaction-registry.js';
@@ -121,7 +121,8 @@ export class ServiceHost {
     } catch (error) {
       envelope = { ok: false, error: toErrorBody(error) };
     }
-    if (def.admin) this.#auditCall(op, input, envelope, context);
+    // Reading another computer's queue reads this computer's outgoing queue for it: an admin action (R-P1).
+    if (def.admin || this.#readsOutgoingQueue(op, input)) this.#auditCall(op, input, envelope, context);
     // Stop after this reply has been handed to the transport (which then flushes it before closing).
     if (op === 'serviceStop' && envelope.ok) setImmediate(() => this.requestStop());
     return envelope;
@@ -230,6 +231,11 @@ export class ServiceHost {
         // One broken subscriber must not stop the others or the engine.
       }
     }
+  }
+
+  #readsOutgoingQueue(op: OperationName, input: unknown): boolean {
+    const path = queueReadPath(op, input);
+    return path !== undefined && this.#engine !== null && this.#engine.isRemotePath(path);
   }
 
   #auditCall(op: OperationName, input: unknown, envelope: Envelope<unknown>, context: CallContext): void {

@@ -4,9 +4,11 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
+import { planExposure } from '../transports/exposure.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
-import { DEFAULT_LISTEN, type ListenAddress } from '../transports/listen-address.js';
+import { DEFAULT_LISTEN, urlFor, type ListenAddress } from '../transports/listen-address.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
 import { loadOrCreateToken } from './token.js';
 
@@ -19,12 +21,22 @@ export interface RunServiceOptions {
   consoleDir?: string | null | undefined;
   /** Stop on SIGINT/SIGTERM (the CLI and `npm start` want this; tests do not). */
   handleSignals?: boolean | undefined;
+  /** Required to listen on an address other computers can reach; then `tls` is required too. */
+  allowRemote?: boolean | undefined;
+  /** PEM files of the certificate and key to serve HTTPS with. */
+  tls?: { certFile: string; keyFile: string } | undefined;
+  /** Host names requests may carry besides loopback ones and this computer's (`--allow-host`). */
+  allowedHosts?: readonly string[] | undefined;
+  /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
+  allowedOrigins?: readonly string[] | undefined;
+  logger?: RpcLogger | undefined;
 }
 
 /** A running service. */
 export interface RunningService {
   readonly host: ServiceHost;
   readonly http: HttpServer;
+  /** Where clients reach it: the listen address, or this computer's name when listening on every interface. */
   readonly url: string;
   readonly token: string;
   readonly dataDir: string;
@@ -43,19 +55,28 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Opens the data folder, listens, writes service.json, and returns once requests are accepted. */
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
+  const listen = options.listen ?? DEFAULT_LISTEN;
+  // Refused before anything opens: a wrong address must not leave a lock or a store touched.
+  const exposure = planExposure(listen, options);
   const host = ServiceHost.open({ dataDir, name: options.name });
   let http: HttpServer;
   let token: string;
+  let url: string;
   try {
     token = loadOrCreateToken(dataDir);
     http = await startHttpServer(host, {
-      listen: options.listen ?? DEFAULT_LISTEN,
+      listen,
       token,
       consoleDir: options.consoleDir,
+      tls: exposure.tls,
+      allowedHosts: [...exposure.hosts, ...(options.allowedHosts ?? [])],
+      allowedOrigins: options.allowedOrigins,
+      logger: options.logger,
     });
     const status = host.handlers.serviceStatus({});
+    url = exposure.publicHost === listen.host ? http.url : urlFor(exposure.publicHost, http.port, 'https');
     writeServiceFile(dataDir, {
-      url: http.url,
+      url,
       pid: process.pid,
       name: host.name,
       id: host.id,
@@ -93,5 +114,5 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  return { host, http, url: http.url, token, dataDir, stop, stopped };
+  return { host, http, url, token, dataDir, stop, stopped };
 }
