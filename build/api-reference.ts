@@ -57,6 +57,8 @@ const ERROR_MEANINGS: Readonly<Partial<Record<ErrorCode, string>>> = {
   STORE_VERSION_TOO_NEW: 'the data folder was written by a newer Queuekeeper; it is left untouched',
   STORE_CORRUPT: 'the store cannot be read; it is left untouched for recovery',
   OPERATION_CANCELLED: 'the call was cancelled before it finished; nothing was taken (MQ_ERROR_OPERATION_CANCELLED)',
+  TOO_MANY_CALLS:
+    'the connection already has as many calls in flight as the service accepts (256); retry when some have answered (HTTP 429)',
   UNAUTHORIZED: 'no token, or a wrong one (HTTP 401)',
   INTERNAL: 'a bug in Queuekeeper: the service logs it; please report it',
 };
