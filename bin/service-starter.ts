@@ -18,8 +18,13 @@ export const serviceStarter: ServiceStarter = {
       allowedHosts: options.allowHosts,
       allowedOrigins: options.allowOrigins,
       handleSignals: true,
+      peerListen: options.peerListen === undefined ? undefined : parseListenAddress(options.peerListen),
+      routing: options.routing,
     });
+    const network = running.network.status();
     return {
+      peerAddress: network.peerAddress,
+      peerFingerprint: network.peerFingerprint,
       name: running.host.name,
       id: running.host.id,
       url: running.url,

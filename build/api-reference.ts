@@ -6,6 +6,9 @@
 import {
   messageInfoSchema,
   operations,
+  outgoingQueueInfoSchema,
+  peerInfoSchema,
+  routeInfoSchema,
   queueInfoSchema,
   sendPropertiesSchema,
   serviceStatusSchema,
@@ -16,12 +19,15 @@ import { errorCodes, type ErrorCode } from '@qk/model';
 import type { z } from 'zod';
 
 /** The shapes named in the docs, with their headings (anchors are derived from these). */
-export const NAMED_SHAPES: ReadonlyArray<{ name: string; heading: string; schema: z.ZodType }> = [
+const NAMED_SHAPES: ReadonlyArray<{ name: string; heading: string; schema: z.ZodType }> = [
   { name: 'queue', heading: 'A queue', schema: queueInfoSchema },
   { name: 'message', heading: 'A message', schema: messageInfoSchema },
   { name: 'setting', heading: 'A setting', schema: settingInfoSchema },
   { name: 'status', heading: "The service's status", schema: serviceStatusSchema },
   { name: 'send properties', heading: 'Send properties', schema: sendPropertiesSchema },
+  { name: 'peer', heading: 'A peer', schema: peerInfoSchema },
+  { name: 'route', heading: 'A route', schema: routeInfoSchema },
+  { name: 'outgoing queue', heading: 'An outgoing queue', schema: outgoingQueueInfoSchema },
 ];
 
 /** What each error code means; MSMQ's own MQ_ERROR_… name where there is one. */
@@ -60,6 +66,8 @@ const ERROR_MEANINGS: Readonly<Partial<Record<ErrorCode, string>>> = {
   TOO_MANY_CALLS:
     'the connection already has as many calls in flight as the service accepts (256); retry when some have answered (HTTP 429)',
   UNAUTHORIZED: 'no token, or a wrong one (HTTP 401)',
+  PEER_NOT_FOUND: 'no trusted peer of that name (`qk peer remove`)',
+  ROUTE_NOT_FOUND: 'no route for that computer (`qk route remove`)',
   INTERNAL: 'a bug in Queuekeeper: the service logs it; please report it',
 };
 
@@ -98,7 +106,7 @@ function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | null {
 }
 
 /** A compact type: `string`, `integer | null`, `[queue…]`, `{purged}`, `"express" \| "recoverable"`. */
-export function typeText(schema: z.ZodType, depth = 0): string {
+function typeText(schema: z.ZodType, depth = 0): string {
   const name = named(schema);
   if (name) return name;
   const def = defOf(schema);
@@ -125,7 +133,8 @@ export function typeText(schema: z.ZodType, depth = 0): string {
       return `{${Object.entries(shape)
         .map(([key, field]) => {
           const inner = typeText(field, depth + 1);
-          return `${key}${field.isOptional() ? '?' : ''}${inner.startsWith('[') || inner.startsWith('{') ? `: ${inner}` : ''}`;
+          const nested = inner.startsWith('[') || inner.startsWith('{') || inner.startsWith('list of');
+          return `${key}${field.isOptional() ? '?' : ''}${nested ? `: ${inner}` : ''}`;
         })
         .join(', ')}}`;
     }

@@ -11,6 +11,7 @@ const alias = {
   '@qk/api': `${root}core/api/src/index.ts`,
   '@qk/rpc/node': `${root}core/rpc/src/node/index.ts`,
   '@qk/rpc': `${root}core/rpc/src/index.ts`,
+  '@qk/network': `${root}core/network/src/index.ts`,
   '@qk/service': `${root}core/service/src/index.ts`,
   '@qk/client': `${root}core/client/src/index.ts`,
   '@qk/cli': `${root}core/cli/src/index.ts`,

@@ -8,6 +8,10 @@ export interface StartedService {
   url: string;
   /** A one-time console link (a code valid for a minute, once; never the token). */
   consoleLink(): string;
+  /** `HOST:PORT` of the peer listener, or null without `--peer-listen`. */
+  peerAddress: string | null;
+  /** `sha256:` + hex of this computer's peer certificate. */
+  peerFingerprint: string;
   /** Settles when the service has stopped (SIGINT/SIGTERM or `qk service stop`). */
   stopped: Promise<void>;
 }
@@ -21,6 +25,10 @@ export interface ServiceStartOptions {
   tls: { certFile: string; keyFile: string } | undefined;
   allowHosts: string[];
   allowOrigins: string[];
+  /** `--peer-listen HOST:PORT`: accept deliveries from other computers there. */
+  peerListen?: string | undefined;
+  /** `--routing`: relay messages for other computers. */
+  routing?: boolean | undefined;
 }
 
 export interface ServiceStarter {

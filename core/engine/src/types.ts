@@ -1,5 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { NetworkConfigApi } from './network/config-types.js';
 import type { TrafficSeries } from './traffic.js';
 
 /** The engine's sense of time; unit tests drive a fake one. */
@@ -114,6 +115,10 @@ export interface BrowseInput {
         classCodes?: number[] | undefined;
         arrivedFrom?: string | undefined;
         arrivedTo?: string | undefined;
+        correlationId?: string | undefined;
+        appSpecific?: number | undefined;
+        sourceMachine?: string | undefined;
+        delivery?: 'express' | 'recoverable' | undefined;
       }
     | undefined;
   /** Bodies are left out of browse pages unless asked for (a page of 4 MB bodies is not a list). */
@@ -176,6 +181,8 @@ export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo
 export interface QueueManagerApi {
   readonly name: string;
   readonly id: string;
+  /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfigApi;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;

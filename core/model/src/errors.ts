@@ -34,6 +34,8 @@ export const errorCodes = [
   /** A connection has as many calls in flight as the service accepts; retry when some have answered. */
   'TOO_MANY_CALLS',
   'UNAUTHORIZED',
+  'PEER_NOT_FOUND',
+  'ROUTE_NOT_FOUND',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -6,6 +6,7 @@ import { SERVICE_FILE } from '@qk/client';
 import { isQkError, QkError } from '@qk/model';
 import { action, type CommandContext } from '../context.js';
 import { formatStatus } from '../format/service.js';
+import { formatRestartImpact } from './tools.js';
 import type { CliIo } from '../io.js';
 import { dataDirOf } from '../target.js';
 import { UsageError } from '../usage-error.js';
@@ -34,6 +35,11 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
       collect,
       [],
     )
+    .option(
+      '--peer-listen <host:port>',
+      'also accept deliveries from other computers on this address (mutual TLS; port 0 = any free port)',
+    )
+    .option('--routing', 'be a routing server: relay messages for other computers')
     .action(action(io, startService));
 
   program
@@ -61,10 +67,35 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
     .description(
       'restart the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties',
     )
+    .option('--dry-run', 'say what a restart would lose now (express messages per queue) and restart nothing')
     .action(
       action(io, async (ctx) => {
         const client = await ctx.client();
+        if (ctx.options['dryRun'] === true) {
+          ctx.print(await client.serviceRestartImpact({}), formatRestartImpact);
+          return;
+        }
         ctx.print(await client.serviceRestart({}), (s) => `Restarted.\n${formatStatus(s)}`);
+      }),
+    );
+
+  service
+    .command('disconnect')
+    .description("MSMQ's offline mode: every outgoing queue holds and no deliveries are accepted")
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.serviceDisconnect({}), (s) => `Offline.\n${formatStatus(s)}`);
+      }),
+    );
+
+  service
+    .command('connect')
+    .description('end offline mode: outgoing queues send again and deliveries are accepted')
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.serviceConnect({}), (s) => `Online.\n${formatStatus(s)}`);
       }),
     );
 
@@ -110,6 +141,7 @@ async function startService(ctx: CommandContext): Promise<void> {
     throw new UsageError('--tls-cert and --tls-key go together: give both.');
   let running;
   try {
+    const peerListen = o['peerListen'];
     running = await starter.start({
       dataDir,
       name,
@@ -118,6 +150,8 @@ async function startService(ctx: CommandContext): Promise<void> {
       tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
       allowHosts: (o['allowHost'] as string[] | undefined) ?? [],
       allowOrigins: (o['allowOrigin'] as string[] | undefined) ?? [],
+      ...(peerListen !== undefined ? { peerListen: String(peerListen) } : {}),
+      ...(o['routing'] === true ? { routing: true } : {}),
     });
   } catch (error) {
     // What is checked before the service starts (the address, the TLS files) is a wrong command line.
@@ -125,13 +159,25 @@ async function startService(ctx: CommandContext): Promise<void> {
     throw error;
   }
   // Never the token: scripts read it from DATA/token, a browser signs in with a one-time link.
-  const ready = { ready: true, name: running.name, id: running.id, url: running.url };
+  // CLI.md: with --peer-listen the ready line gains the peer address and fingerprint (status always has them).
+  const ready = {
+    ready: true,
+    name: running.name,
+    id: running.id,
+    url: running.url,
+    ...(running.peerAddress !== null
+      ? { peerAddress: running.peerAddress, peerFingerprint: running.peerFingerprint }
+      : {}),
+  };
   ctx.print(
     ready,
     (r) =>
       `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url}\n` +
       `  data folder: ${dataDir} (the access token is in ${join(dataDir, 'token')}, readable by this user only)\n` +
       `  console: ${running.consoleLink()} (one-time link, valid for a minute; \`qk console\` makes another)\n` +
+      (running.peerAddress
+        ? `  peers deliver to ${running.peerAddress}; this computer's fingerprint is ${running.peerFingerprint}\n`
+        : '') +
       `  Ctrl+C stops it.`,
   );
   await running.stopped;

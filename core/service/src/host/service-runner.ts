@@ -4,6 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { NetworkNode } from '@qk/network';
 import type { RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
 import { planExposure } from '../transports/exposure.js';
@@ -30,12 +31,17 @@ export interface RunServiceOptions {
   /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
   allowedOrigins?: readonly string[] | undefined;
   logger?: RpcLogger | undefined;
+  /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
+  peerListen?: ListenAddress | undefined;
+  /** Relay messages for other computers (`--routing`). */
+  routing?: boolean | undefined;
 }
 
 /** A running service. */
 export interface RunningService {
   readonly host: ServiceHost;
   readonly http: HttpServer;
+  readonly network: NetworkNode;
   /** Where clients reach it: the listen address, or this computer's name when listening on every interface. */
   readonly url: string;
   readonly token: string;
@@ -62,8 +68,10 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   let http: HttpServer;
   let token: string;
   let url: string;
+  let network: NetworkNode;
   try {
     token = loadOrCreateToken(dataDir);
+    network = await host.startNetwork({ peerListen: options.peerListen, routing: options.routing });
     http = await startHttpServer(host, {
       listen,
       token,
@@ -114,5 +122,5 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  return { host, http, url, token, dataDir, stop, stopped };
+  return { host, http, network, url, token, dataDir, stop, stopped };
 }
