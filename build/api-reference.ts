@@ -48,7 +48,8 @@ const ERROR_MEANINGS: Readonly<Partial<Record<ErrorCode, string>>> = {
   TRANSACTION_USAGE:
     'a transactional call on a nontransactional queue or the other way round (MQ_ERROR_TRANSACTION_USAGE)',
   TRANSACTION_SEQUENCE: 'a transaction used after it ended (MQ_ERROR_TRANSACTION_SEQUENCE)',
-  INSUFFICIENT_RESOURCES: 'the computer quota is full: a local send is refused (MQ_ERROR_INSUFFICIENT_RESOURCES)',
+  INSUFFICIENT_RESOURCES:
+    'a message over MaxMessageSize, a request or reply over the service limits, or a full computer quota (MQ_ERROR_INSUFFICIENT_RESOURCES; HTTP 413)',
   MESSAGE_STORAGE_FAILED: 'a recoverable message could not be stored (MQ_ERROR_MESSAGE_STORAGE_FAILED)',
   INVALID_PARAMETER: 'the input is not what the operation takes; also a wrong command line (exit 2)',
   MESSAGE_NOT_FOUND: 'no message with that lookup ID (MQ_ERROR_MESSAGE_NOT_FOUND)',

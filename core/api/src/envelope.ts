@@ -52,7 +52,10 @@ export function httpStatusFor(code: ErrorCode): number {
       return 403;
     case 'IO_TIMEOUT':
       return 408;
+    // A message or request larger than the service takes (MaxMessageSize, the request or reply limits) is the
+    // caller's to make smaller: 4xx, as CLI.md promises for oversized input. MSMQ also names a full MachineQuota so.
     case 'INSUFFICIENT_RESOURCES':
+      return 413;
     case 'QUOTA_EXCEEDED':
       return 507;
     case 'INTERNAL':

@@ -125,7 +125,7 @@ describe('HTTP + WebSocket server over the real engine', () => {
     const body = 'x'.repeat(5 * 1024 * 1024);
     const result = await post(server.url, 'send', { path: '.\\private$\\http-big', message: { body } }, TOKEN);
     expect(result).toMatchObject({
-      status: 507,
+      status: 413,
       body: {
         ok: false,
         error: { code: 'INSUFFICIENT_RESOURCES', message: expect.stringContaining('MaxMessageSize') },
