@@ -6,6 +6,9 @@
 import {
   messageInfoSchema,
   operations,
+  outgoingQueueInfoSchema,
+  peerInfoSchema,
+  routeInfoSchema,
   queueInfoSchema,
   sendPropertiesSchema,
   serviceStatusSchema,
@@ -22,6 +25,9 @@ const NAMED_SHAPES: ReadonlyArray<{ name: string; heading: string; schema: z.Zod
   { name: 'setting', heading: 'A setting', schema: settingInfoSchema },
   { name: 'status', heading: "The service's status", schema: serviceStatusSchema },
   { name: 'send properties', heading: 'Send properties', schema: sendPropertiesSchema },
+  { name: 'peer', heading: 'A peer', schema: peerInfoSchema },
+  { name: 'route', heading: 'A route', schema: routeInfoSchema },
+  { name: 'outgoing queue', heading: 'An outgoing queue', schema: outgoingQueueInfoSchema },
 ];
 
 /** What each error code means; MSMQ's own MQ_ERROR_… name where there is one. */
@@ -58,6 +64,8 @@ const ERROR_MEANINGS: Readonly<Partial<Record<ErrorCode, string>>> = {
   STORE_CORRUPT: 'the store cannot be read; it is left untouched for recovery',
   OPERATION_CANCELLED: 'the call was cancelled before it finished; nothing was taken (MQ_ERROR_OPERATION_CANCELLED)',
   UNAUTHORIZED: 'no token, or a wrong one (HTTP 401)',
+  PEER_NOT_FOUND: 'no trusted peer of that name (`qk peer remove`)',
+  ROUTE_NOT_FOUND: 'no route for that computer (`qk route remove`)',
   INTERNAL: 'a bug in Queuekeeper: the service logs it; please report it',
 };
 

@@ -41,6 +41,8 @@ export function httpStatusFor(code: ErrorCode): number {
   switch (code) {
     case 'QUEUE_NOT_FOUND':
     case 'MESSAGE_NOT_FOUND':
+    case 'PEER_NOT_FOUND':
+    case 'ROUTE_NOT_FOUND':
       return 404;
     case 'QUEUE_EXISTS':
     case 'SERVICE_ALREADY_RUNNING':
