@@ -6,6 +6,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { NetworkNode } from '@qk/network';
 import { ServiceHost } from './host.js';
+import { startFailure } from './start-failure.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
 import { DEFAULT_LISTEN, type ListenAddress } from '../transports/listen-address.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
@@ -49,7 +50,12 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Opens the data folder, listens, writes service.json, and returns once requests are accepted. */
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
-  const host = ServiceHost.open({ dataDir, name: options.name });
+  let host: ServiceHost;
+  try {
+    host = ServiceHost.open({ dataDir, name: options.name });
+  } catch (error) {
+    throw startFailure(error, dataDir);
+  }
   let http: HttpServer;
   let token: string;
   let network: NetworkNode;
@@ -71,7 +77,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     });
   } catch (error) {
     await host.close();
-    throw error;
+    throw startFailure(error, dataDir);
   }
 
   let markStopped!: () => void;
