@@ -172,7 +172,12 @@ describe('HTTP + WebSocket server over the real engine', () => {
     ws.send(JSON.stringify({ type: 'call', id: 4, op: 'send', input: { path, message: { body: 'two' } } }));
     const [r1, r2] = await Promise.all([next((f) => f.id === 1), next((f) => f.id === 2)]);
     await Promise.all([next((f) => f.id === 3), next((f) => f.id === 4)]);
-    expect(frames.filter((f) => f.type === 'result').map((f) => f.id).sort()).toEqual([1, 2, 3, 4]);
+    expect(
+      frames
+        .filter((f) => f.type === 'result')
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
     expect([r1.value.body, r2.value.body].sort()).toEqual(['one', 'two']);
     ws.close();
   });

@@ -8,6 +8,7 @@ import type { NetworkNode } from '@qk/network';
 import type { RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
 import { planExposure } from '../transports/exposure.js';
+import { startFailure } from './start-failure.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
 import { DEFAULT_LISTEN, urlFor, type ListenAddress } from '../transports/listen-address.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
@@ -64,7 +65,12 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const listen = options.listen ?? DEFAULT_LISTEN;
   // Refused before anything opens: a wrong address must not leave a lock or a store touched.
   const exposure = planExposure(listen, options);
-  const host = ServiceHost.open({ dataDir, name: options.name });
+  let host: ServiceHost;
+  try {
+    host = ServiceHost.open({ dataDir, name: options.name });
+  } catch (error) {
+    throw startFailure(error, dataDir);
+  }
   let http: HttpServer;
   let token: string;
   let url: string;
@@ -92,7 +98,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     });
   } catch (error) {
     await host.close();
-    throw error;
+    throw startFailure(error, dataDir);
   }
 
   let markStopped!: () => void;
