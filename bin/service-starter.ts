@@ -7,15 +7,28 @@
 import type { ServiceStarter } from '@qk/cli';
 
 export const serviceStarter: ServiceStarter = {
-  async start({ dataDir, name, listen }) {
+  async start(options) {
     const { parseListenAddress, runService } = await import('@qk/service');
-    const address = parseListenAddress(listen);
-    const running = await runService({ dataDir, name, listen: address, handleSignals: true });
+    const running = await runService({
+      dataDir: options.dataDir,
+      name: options.name,
+      listen: parseListenAddress(options.listen),
+      allowRemote: options.allowRemote,
+      tls: options.tls,
+      allowedHosts: options.allowHosts,
+      allowedOrigins: options.allowOrigins,
+      handleSignals: true,
+      peerListen: options.peerListen === undefined ? undefined : parseListenAddress(options.peerListen),
+      routing: options.routing,
+    });
+    const network = running.network.status();
     return {
+      peerAddress: network.peerAddress,
+      peerFingerprint: network.peerFingerprint,
       name: running.host.name,
       id: running.host.id,
       url: running.url,
-      consoleUrl: running.http.consoleUrl,
+      consoleLink: () => running.http.consoleLink(),
       stopped: running.stopped,
     };
   },
