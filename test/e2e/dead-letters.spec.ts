@@ -29,7 +29,9 @@ test('resends dead letters to their original destination and reports those that 
   await confirm.getByRole('button', { name: 'Resend' }).click();
   const job = page.locator('.status-bar .job');
   await expect(job).toHaveAttribute('data-job-state', 'done');
-  await expect(job).toContainText('Resent 4 of 5 messages. .\\private$\\orders: 4 sent. .\\private$\\billing: 1 failed');
+  await expect(job).toContainText(
+    'Resent 4 of 5 messages. .\\private$\\orders: 4 sent. .\\private$\\billing: 1 failed',
+  );
   await job.locator('summary').click();
   await expect(job.locator('.job-failures li')).toContainText('billing');
   await saveScreenshot(page, 'resend-dead-letters');

@@ -24,7 +24,10 @@ test('changes RemoveDuplicateSize, shows restart required, restarts and sees it 
   await expect(props).toContainText('RemoveDuplicateSize');
   await props.getByRole('button', { name: 'Restart Message Queuing…' }).click();
   // The same confirmation as everywhere, over the sheet; the sheet stays open behind it.
-  await page.getByRole('alertdialog', { name: 'Restart Message Queuing' }).getByRole('button', { name: 'Restart' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Restart Message Queuing' })
+    .getByRole('button', { name: 'Restart' })
+    .click();
   await props.getByRole('tab', { name: 'Duplicate removal' }).click();
   await expect(props.locator('[data-setting="RemoveDuplicateSize"] .pending-badge')).toHaveCount(0);
   await expect(props.getByLabel('RemoveDuplicateSize')).toHaveValue('500');
