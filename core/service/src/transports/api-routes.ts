@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, httpStatusFor, type Envelope } from '@qk/api';
 import { QkError } from '@qk/model';
-import { DEFAULT_LIMITS, jsonBytes, utf8Length, type RpcLogger } from '@qk/rpc';
+import { BATCH_REPLY_LIMIT, DEFAULT_LIMITS, utf8Length, type RpcLogger } from '@qk/rpc';
 import type { ServiceHost } from '../host/host.js';
 import { bearerToken } from '../host/token.js';
 import type { Access } from './access.js';
@@ -73,8 +73,11 @@ export async function registerApi(
           await writeReply(reply, { ok: true, value }, aborter.signal);
           delivered = true;
         };
-        const replyLimit = { maxBytes: DEFAULT_LIMITS.batchReplyBytes, measure: jsonBytes };
-        const envelope = await host.call(op, request.body, { signal: aborter.signal, deliver, replyLimit });
+        const envelope = await host.call(op, request.body, {
+          signal: aborter.signal,
+          deliver,
+          replyLimit: BATCH_REPLY_LIMIT,
+        });
         reply.raw.off('close', onClose);
         if (delivered) {
           if (!envelope.ok)

@@ -8,7 +8,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WEBSOCKET_PATH, type QkEvent } from '@qk/api';
-import { DEFAULT_LIMITS, jsonBytes, serveRpc, type RpcLogger } from '@qk/rpc';
+import { BATCH_REPLY_LIMIT, serveRpc, type RpcLogger } from '@qk/rpc';
 import { wsTransport } from '@qk/rpc/node';
 import type { ServiceHost } from '../host/host.js';
 import { DELIVERING_OPERATIONS } from '../host/handlers.js';
@@ -131,14 +131,13 @@ function serveConnection(
 ): void {
   const transport = wsTransport(ws);
   let closed = false;
-  const replyLimit = { maxBytes: DEFAULT_LIMITS.batchReplyBytes, measure: jsonBytes };
   const sink = serveRpc(transport, {
     connectionId,
     logger: options.logger,
     authenticate: authenticated ? undefined : (token) => options.accepts(token),
     handler: {
       async call(op, input, { signal, deliver }) {
-        const envelope = await host.call(op, input, { signal, connectionId, deliver, replyLimit });
+        const envelope = await host.call(op, input, { signal, connectionId, deliver, replyLimit: BATCH_REPLY_LIMIT });
         // A transaction begun while the socket was closing would otherwise be orphaned.
         if (closed) host.transactions.connectionClosed(connectionId);
         return envelope;
