@@ -12,6 +12,9 @@ import type { ServiceHost } from '../host/host.js';
 import { bearerToken } from '../host/token.js';
 import type { Access } from './access.js';
 
+/** How long a receive's reply may take to be written out before its client counts as gone. */
+const DELIVERY_STALL_MS = 60_000;
+
 /** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */
 export const HTTP_BODY_LIMIT = 16 * 1024 * 1024;
 
@@ -121,11 +124,16 @@ function writeReply(reply: FastifyReply, envelope: Envelope<unknown>, signal: Ab
   }
   return new Promise<void>((resolve, reject) => {
     const raw = reply.raw;
+    // A client that takes none of a receive's reply would hold its messages claimed for as long as its
+    // socket lives: after a minute it is cut, and the messages go back.
+    const stalled = signal ? setTimeout(() => raw.destroy(), DELIVERY_STALL_MS) : undefined;
     const onFinish = (): void => {
+      clearTimeout(stalled);
       raw.off('close', onClose);
       resolve();
     };
     const onClose = (): void => {
+      clearTimeout(stalled);
       raw.off('finish', onFinish);
       if (raw.writableFinished) resolve();
       else reject(new QkError('SERVICE_NOT_AVAILABLE', 'The client went away while the reply was written.'));

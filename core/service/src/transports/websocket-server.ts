@@ -84,12 +84,15 @@ export function attachWebSocket(server: Server, host: ServiceHost, options: WebS
   server.on('upgrade', onUpgrade);
 
   // A peer that neither answers pings nor takes any of what it was sent is gone: cutting it releases what
-  // its receives hold. One that reads slowly (its backlog shrinks) is kept, however long it takes.
+  // its receives hold. One that reads slowly (its backlog shrinks) is kept, however long it takes; so is one
+  // whose frames we stopped reading while its calls run (its pongs wait unread behind them, and nothing of
+  // ours waits for it).
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
       const state = liveness.get(ws) ?? { pong: false, buffered: 0 };
       const draining = ws.bufferedAmount < state.buffered;
-      if (!state.pong && !draining) {
+      const heldByUs = ws.isPaused && ws.bufferedAmount === 0;
+      if (!state.pong && !draining && !heldByUs) {
         ws.terminate();
         continue;
       }
