@@ -5,7 +5,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { NetworkNode } from '@qk/network';
-import type { RpcLogger } from '@qk/rpc';
+import { consoleLogger, type RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
 import { planExposure } from '../transports/exposure.js';
 import { startFailure } from './start-failure.js';
@@ -31,6 +31,7 @@ export interface RunServiceOptions {
   allowedHosts?: readonly string[] | undefined;
   /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
   allowedOrigins?: readonly string[] | undefined;
+  /** Where the transports log what goes wrong (pino-compatible); warnings and errors go to stderr by default. */
   logger?: RpcLogger | undefined;
   /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
   peerListen?: ListenAddress | undefined;
@@ -85,7 +86,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
       tls: exposure.tls,
       allowedHosts: [...exposure.hosts, ...(options.allowedHosts ?? [])],
       allowedOrigins: options.allowedOrigins,
-      logger: options.logger,
+      logger: options.logger ?? consoleLogger,
     });
     const status = host.handlers.serviceStatus({});
     url = exposure.publicHost === listen.host ? http.url : urlFor(exposure.publicHost, http.port, 'https');
