@@ -16,7 +16,7 @@ import { errorCodes, type ErrorCode } from '@qk/model';
 import type { z } from 'zod';
 
 /** The shapes named in the docs, with their headings (anchors are derived from these). */
-export const NAMED_SHAPES: ReadonlyArray<{ name: string; heading: string; schema: z.ZodType }> = [
+const NAMED_SHAPES: ReadonlyArray<{ name: string; heading: string; schema: z.ZodType }> = [
   { name: 'queue', heading: 'A queue', schema: queueInfoSchema },
   { name: 'message', heading: 'A message', schema: messageInfoSchema },
   { name: 'setting', heading: 'A setting', schema: settingInfoSchema },
@@ -96,7 +96,7 @@ function shapeOf(schema: z.ZodType): Record<string, z.ZodType> | null {
 }
 
 /** A compact type: `string`, `integer | null`, `[queue…]`, `{purged}`, `"express" \| "recoverable"`. */
-export function typeText(schema: z.ZodType, depth = 0): string {
+function typeText(schema: z.ZodType, depth = 0): string {
   const name = named(schema);
   if (name) return name;
   const def = defOf(schema);

@@ -17,6 +17,7 @@ import {
   serviceStatusSchema,
   settingInfoSchema,
 } from './schemas.js';
+import { consoleOperations } from './console-operations.js';
 
 interface OperationDef<I extends z.ZodType, O extends z.ZodType> {
   input: I;
@@ -287,6 +288,8 @@ export const operations = {
     admin: true,
     summary: 'Changes a setting; one that needs a restart waits as pending.',
   }),
+
+  ...consoleOperations,
 } as const;
 
 export type Operations = typeof operations;

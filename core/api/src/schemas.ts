@@ -238,4 +238,10 @@ export const browseFilterSchema = z.object({
   classCodes: z.array(z.number().int().min(0).max(0xffff)).max(Bounds.CLASS_CODES).optional(),
   arrivedFrom: isoTime.optional(),
   arrivedTo: isoTime.optional(),
+  /** The exact correlation ID (`{guid}\\N`). */
+  correlationId: messageIdSchema.optional(),
+  appSpecific: z.number().int().min(0).max(0xffffffff).optional(),
+  /** Case-insensitive substring of the source computer's name. */
+  sourceMachine: boundedString(Bounds.COMPUTER_NAME).optional(),
+  delivery: z.enum(['express', 'recoverable']).optional(),
 });

@@ -5,6 +5,7 @@ import { registerMessagingCommands } from './commands/messaging.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerServiceCommands } from './commands/service.js';
 import { registerSettingsCommands } from './commands/settings.js';
+import { registerToolCommands } from './commands/tools.js';
 import { registerTrafficCommands } from './commands/traffic.js';
 import type { CliIo } from './io.js';
 import { cliVersion } from './version.js';
@@ -64,5 +65,6 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerMessageCommands(program, io);
   registerSettingsCommands(program, io);
   registerTrafficCommands(program, io);
+  registerToolCommands(program, io);
   return program;
 }

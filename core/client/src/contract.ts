@@ -46,6 +46,8 @@ export const OPERATION_NAMES = [
   'queueClassCounts',
   'settingsList',
   'settingsSet',
+  'messagesSearch',
+  'serviceRestartImpact',
 ] as const satisfies readonly OperationName[];
 
 // Compile-time proof that no operation of the contract is missing above.

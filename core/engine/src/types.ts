@@ -114,6 +114,10 @@ export interface BrowseInput {
         classCodes?: number[] | undefined;
         arrivedFrom?: string | undefined;
         arrivedTo?: string | undefined;
+        correlationId?: string | undefined;
+        appSpecific?: number | undefined;
+        sourceMachine?: string | undefined;
+        delivery?: 'express' | 'recoverable' | undefined;
       }
     | undefined;
   /** Bodies are left out of browse pages unless asked for (a page of 4 MB bodies is not a list). */

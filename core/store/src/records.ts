@@ -93,6 +93,14 @@ export interface BrowseQuery {
     classCodes?: number[] | undefined;
     arrivedFromMs?: number | undefined;
     arrivedToMs?: number | undefined;
+    /** Exact correlation ID. */
+    correlationId?: string | undefined;
+    /** Exact application-specific value. */
+    appSpecific?: number | undefined;
+    /** Case-insensitive substring of the source computer's name. */
+    sourceMachine?: string | undefined;
+    /** Express messages are in `mem`, recoverable ones in `main`: the filter picks the table. */
+    delivery?: 'express' | 'recoverable' | undefined;
   };
   /** Count of messages in the queue, known to the caller; used when there is no filter. */
   knownTotal: number;

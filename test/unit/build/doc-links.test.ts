@@ -25,7 +25,7 @@ function withoutCode(markdown: string): string {
 }
 
 /** Link targets: inline links and images, reference definitions, and HTML href/src. */
-export function linkTargets(markdown: string): string[] {
+function linkTargets(markdown: string): string[] {
   const text = withoutCode(markdown);
   const targets: string[] = [];
   for (const match of text.matchAll(/!?\[(?:[^\][]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
@@ -37,7 +37,7 @@ export function linkTargets(markdown: string): string[] {
 }
 
 /** GitHub's heading anchors: lower case, punctuation gone, spaces to hyphens, repeats numbered. */
-export function headingAnchors(markdown: string): Set<string> {
+function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   const text = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '');
@@ -56,7 +56,7 @@ export function headingAnchors(markdown: string): Set<string> {
 }
 
 /** What is wrong with one link of `file`, or null when it resolves inside the repository. */
-export function linkProblem(file: string, target: string): string | null {
+function linkProblem(file: string, target: string): string | null {
   if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return 'points outside the repository (a URL)';
   const [pathPart = '', anchor] = target.split('#', 2);
   const path = decodeURIComponent(pathPart);

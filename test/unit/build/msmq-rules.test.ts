@@ -17,7 +17,7 @@ interface Rule {
 }
 
 /** The rule bullets (`- **R-D1** …`, continued on indented lines) and the status each ends with. */
-export function parseRules(markdown: string): Rule[] {
+function parseRules(markdown: string): Rule[] {
   const rules: Rule[] = [];
   for (const match of markdown.matchAll(/^- \*\*(R-[A-Z]\d+[a-z]?)\*\*([\s\S]*?)(?=\n(?! {2})|\s*(?![\s\S]))/gm)) {
     const text = (match[2] ?? '').replace(/\s+/g, ' ');

@@ -6,6 +6,7 @@ import { SERVICE_FILE } from '@qk/client';
 import { isQkError, QkError } from '@qk/model';
 import { action, type CommandContext } from '../context.js';
 import { formatStatus } from '../format/service.js';
+import { formatRestartImpact } from './tools.js';
 import type { CliIo } from '../io.js';
 import { dataDirOf } from '../target.js';
 import { UsageError } from '../usage-error.js';
@@ -41,9 +42,14 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
     .description(
       'restart the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties',
     )
+    .option('--dry-run', 'say what a restart would lose now (express messages per queue) and restart nothing')
     .action(
       action(io, async (ctx) => {
         const client = await ctx.client();
+        if (ctx.options['dryRun'] === true) {
+          ctx.print(await client.serviceRestartImpact({}), formatRestartImpact);
+          return;
+        }
         ctx.print(await client.serviceRestart({}), (s) => `Restarted.\n${formatStatus(s)}`);
       }),
     );

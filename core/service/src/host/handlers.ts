@@ -1,6 +1,6 @@
 /** One handler per operation of the contract, mapping it onto the queue manager of the host. */
 import type { OperationName, OperationOutput, OperationParsedInput } from '@qk/api';
-import type { QueueManagerApi } from '@qk/engine';
+import { restartImpact, searchMessages, type QueueManagerApi } from '@qk/engine';
 import type { ServiceStatus } from '@qk/model';
 import type { TransactionRegistry } from './transaction-registry.js';
 
@@ -107,5 +107,9 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
 
     settingsList: async () => engine().listSettings(),
     settingsSet: async ({ name, value }) => engine().setSetting(name, value),
+
+    // The console's daily tools (core/engine/src/console-tools.ts).
+    messagesSearch: async ({ filter, limit }) => searchMessages(engine(), filter, limit ?? 200),
+    serviceRestartImpact: async () => restartImpact(engine()),
   };
 }
