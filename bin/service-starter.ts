@@ -7,10 +7,18 @@
 import type { ServiceStarter } from '@qk/cli';
 
 export const serviceStarter: ServiceStarter = {
-  async start({ dataDir, name, listen }) {
-    const { parseListenAddress, runService } = await import('@qk/service');
+  async start({ dataDir, name, listen, logLevel }) {
+    const { parseListenAddress, parseLogLevel, runService } = await import('@qk/service');
     const address = parseListenAddress(listen);
-    const running = await runService({ dataDir, name, listen: address, handleSignals: true });
+    const running = await runService({
+      dataDir,
+      name,
+      listen: address,
+      handleSignals: true,
+      logLevel: parseLogLevel(logLevel),
+      terminal: process.stderr,
+      processOwner: true,
+    });
     return {
       name: running.host.name,
       id: running.host.id,

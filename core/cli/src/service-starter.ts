@@ -12,6 +12,12 @@ export interface StartedService {
 }
 
 export interface ServiceStarter {
-  /** Starts a service on a data folder; a malformed `listen` is refused with QkError INVALID_PARAMETER before anything starts. */
-  start(options: { dataDir: string; name: string | undefined; listen: string }): Promise<StartedService>;
+  /** Starts a service on a data folder; a malformed `listen` or `logLevel` is refused with QkError INVALID_PARAMETER before anything starts. */
+  start(options: {
+    dataDir: string;
+    name: string | undefined;
+    listen: string;
+    /** `--log-level`; an unknown level is refused with INVALID_PARAMETER. */
+    logLevel?: string | undefined;
+  }): Promise<StartedService>;
 }

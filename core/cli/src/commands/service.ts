@@ -25,6 +25,10 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
     )
     .option('--name <name>', 'computer name of this queue manager (default: the stored name, else the host name)')
     .option('--listen <host:port>', 'address to listen on; port 0 = any free port', '127.0.0.1:0')
+    .option(
+      '--log-level <level>',
+      'what DIR/logs/service.log records: fatal, error, warn, info (default), debug, trace or silent; warnings and errors also show on stderr',
+    )
     .action(action(io, startService));
 
   service
@@ -87,9 +91,10 @@ async function startService(ctx: CommandContext): Promise<void> {
   const name = typeof ctx.options['name'] === 'string' ? ctx.options['name'] : undefined;
   let running;
   try {
-    running = await starter.start({ dataDir, name, listen: String(ctx.options['listen']) });
+    const logLevel = typeof ctx.options['logLevel'] === 'string' ? ctx.options['logLevel'] : undefined;
+    running = await starter.start({ dataDir, name, listen: String(ctx.options['listen']), logLevel });
   } catch (error) {
-    // Only the listen address is checked before the service starts; a bad one is a wrong command line.
+    // A malformed --listen, --log-level or --name is refused before the queue manager opens: a wrong command line.
     if (isQkError(error) && error.code === 'INVALID_PARAMETER') throw new UsageError(error.message);
     throw error;
   }

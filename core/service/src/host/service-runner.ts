@@ -5,6 +5,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ServiceHost } from './host.js';
+import { createServiceLogger, type LogLevel } from './logger.js';
+import { guardProcess } from './process-guard.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
 import { DEFAULT_LISTEN, type ListenAddress } from '../transports/listen-address.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
@@ -19,6 +21,16 @@ export interface RunServiceOptions {
   consoleDir?: string | null | undefined;
   /** Stop on SIGINT/SIGTERM (the CLI and `npm start` want this; tests do not). */
   handleSignals?: boolean | undefined;
+  /** `--log-level` (default info) of `DIR/logs/service.log`. */
+  logLevel?: LogLevel | undefined;
+  /** Where warnings and errors are also shown in readable form (`qk service start`: its stderr). */
+  terminal?: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined;
+  /**
+   * The service is what this process is for (`qk service start`, Electron's utility process): files it creates
+   * are owner-only (umask 077), an unhandled rejection or uncaught exception is logged instead of ending it,
+   * and a broken store stops the service cleanly and then exits the process with code 1.
+   */
+  processOwner?: boolean | undefined;
 }
 
 /** A running service. */
@@ -43,7 +55,18 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Opens the data folder, listens, writes service.json, and returns once requests are accepted. */
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
-  const host = ServiceHost.open({ dataDir, name: options.name });
+  // Before anything is created: SQLite's files, the token, the logs (data-folder.ts tightens older ones).
+  if (options.processOwner) process.umask(0o077);
+  const log = createServiceLogger({ dataDir, level: options.logLevel, terminal: options.terminal });
+  const logger = log.logger;
+  let host: ServiceHost;
+  try {
+    host = ServiceHost.open({ dataDir, name: options.name, logger, afterLock: () => log.openFile() });
+  } catch (error) {
+    // A refused start (another service, a broken store) is reported by the caller; the log file never opened.
+    await log.close();
+    throw error;
+  }
   let http: HttpServer;
   let token: string;
   try {
@@ -52,6 +75,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
       listen: options.listen ?? DEFAULT_LISTEN,
       token,
       consoleDir: options.consoleDir,
+      logger: logger.child({ component: 'http' }),
     });
     const status = host.handlers.serviceStatus({});
     writeServiceFile(dataDir, {
@@ -62,16 +86,21 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
       startedTime: (await status).startedTime,
     });
   } catch (error) {
+    logger.error({ err: error }, 'The service could not start');
     await host.close();
+    await log.close();
     throw error;
   }
+  logger.info({ url: http.url, name: host.name, id: host.id, dataDir, logLevel: log.level }, 'The service is ready');
 
   let markStopped!: () => void;
   const stopped = new Promise<void>((done) => (markStopped = done));
   let stopping: Promise<void> | undefined;
   const onSignal = (): void => void stop();
+  let unguard = (): void => undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
+      logger.info({}, 'The service is stopping');
       try {
         const closingHttp = http.close();
         // Closing the engine ends waiting receives, which lets the HTTP server finish its requests.
@@ -83,12 +112,23 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
         }
+        logger.info({}, 'The service stopped');
+        await log.close();
+        unguard();
         markStopped();
       }
     })();
     return stopping;
   };
   host.onStopRequested(() => void stop());
+  if (options.processOwner) {
+    const fatal = (error: unknown): void => {
+      logger.fatal({ err: error }, 'The store is broken: the service stops, releasing its data folder');
+      void stop().finally(() => process.exit(1));
+    };
+    host.onFatalError(fatal);
+    unguard = guardProcess(logger, fatal);
+  }
   if (options.handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

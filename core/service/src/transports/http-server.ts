@@ -3,13 +3,14 @@
  * replies in the envelope with `httpStatusFor(code)`; the WebSocket channel and the console on the same port.
  */
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { API_PREFIX, httpStatusFor, type Envelope, type ErrorBody } from '@qk/api';
 import { QkError } from '@qk/model';
 import type { ServiceHost } from '../host/host.js';
 import { findConsoleDir, registerConsole } from '../console/console-assets.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
 import { bearerToken, tokenMatches } from '../host/token.js';
+import { RequestLogController } from './http-log.js';
 import { attachWebSocket, type WebSocketChannel } from './websocket-server.js';
 
 /** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */
@@ -24,6 +25,8 @@ export interface HttpServerOptions {
   token: string;
   /** Folder of the console's static build; default: `dist/renderer` when it exists. `null` = fallback page only. */
   consoleDir?: string | null | undefined;
+  /** The service's pino logger (host/logger.ts): Fastify logs through it, each request only at debug. */
+  logger?: FastifyBaseLogger | undefined;
 }
 
 /** A listening HTTP server. */
@@ -56,7 +59,9 @@ function transportError(error: FastifyError): ErrorBody {
 /** Starts the HTTP + WebSocket server over a host. */
 export async function startHttpServer(host: ServiceHost, options: HttpServerOptions): Promise<HttpServer> {
   const app = Fastify({
-    logger: false,
+    ...(options.logger
+      ? { loggerInstance: options.logger, logController: new RequestLogController() }
+      : { logger: false }),
     bodyLimit: HTTP_BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -81,8 +86,9 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     },
   );
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
     const body = transportError(error);
+    if (body.code === 'INTERNAL') request.log.error({ err: error, url: request.url }, 'An HTTP request failed');
     return reply.code(httpStatusFor(body.code)).send(errorEnvelope(body));
   });
 
