@@ -123,7 +123,8 @@ function typeText(schema: z.ZodType, depth = 0): string {
       return `{${Object.entries(shape)
         .map(([key, field]) => {
           const inner = typeText(field, depth + 1);
-          return `${key}${field.isOptional() ? '?' : ''}${inner.startsWith('[') || inner.startsWith('{') ? `: ${inner}` : ''}`;
+          const nested = inner.startsWith('[') || inner.startsWith('{') || inner.startsWith('list of');
+          return `${key}${field.isOptional() ? '?' : ''}${nested ? `: ${inner}` : ''}`;
         })
         .join(', ')}}`;
     }

@@ -19,7 +19,7 @@ import {
   type ServiceStatus,
   type SettingInfo,
 } from '@qk/model';
-import { EXPIRY_BATCH, Store, type QueueRecord, type StoredMessage } from '@qk/store';
+import { EXPIRY_BATCH, Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import { Effects } from './effects.js';
 import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
@@ -165,7 +165,8 @@ class QueueManager implements QueueManagerApi {
       return qm;
     } catch (error) {
       store.close();
-      throw error;
+      // A damaged page or a full disk met while loading is the administrator's to fix, not an internal error.
+      throw storeOpenError(error, options.dataDir);
     }
   }
 
