@@ -58,7 +58,13 @@ export function secureDataFolder(dataDir: string): string[] {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  } catch {
+    // A folder that cannot be made (read-only file system) is reported by the lock, which needs it next,
+    // with a stable code naming the folder (data-lock.ts).
+    return [];
+  }
   const warnings: string[] = [];
   const now = statSync(dataDir).mode;
   if (widerThan(now, 0o700)) {

@@ -44,6 +44,28 @@ function ownerPid(dataDir: string): number | null {
   }
 }
 
+/**
+ * A data folder the service cannot write (read-only file system, no permission): a stable code naming the
+ * folder, rather than an internal error naming one of its files.
+ */
+function unwritable(dataDir: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reasons: Record<string, string> = {
+    EROFS: 'it is on a read-only file system',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ENOSPC: 'the disk is full',
+    // What a recursive mkdir reports when a folder on the way cannot be made (a read-only parent).
+    ENOENT: 'it does not exist and cannot be created',
+  };
+  const why = typeof code === 'string' ? reasons[code] : undefined;
+  if (!why) return error as Error;
+  return new QkError(
+    'MESSAGE_STORAGE_FAILED',
+    `The data folder ${dataDir} cannot be written (${why}); the service keeps its store, lock and logs there. Nothing in it was changed.`,
+  );
+}
+
 function alreadyRunning(dataDir: string): QkError {
   const pid = ownerPid(dataDir);
   const who = pid === null ? 'A Queuekeeper service' : `A Queuekeeper service (pid ${pid})`;
@@ -77,9 +99,13 @@ function writeOwner(dataDir: string): void {
  * holds it (this one included: two hosts in one process would share one store).
  */
 export function acquireDataLock(dataDir: string): DataLock {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const path = join(dataDir, LOCK_DATABASE);
-  createPrivately(path);
+  try {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    createPrivately(path);
+  } catch (error) {
+    throw unwritable(dataDir, error);
+  }
   let lock: ExclusiveLock | null;
   try {
     lock = takeExclusiveLock(path);
@@ -94,7 +120,7 @@ export function acquireDataLock(dataDir: string): DataLock {
     writeOwner(dataDir);
   } catch (error) {
     lock.close();
-    throw error;
+    throw unwritable(dataDir, error);
   }
   let released = false;
   return {
