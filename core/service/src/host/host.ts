@@ -222,6 +222,7 @@ export class ServiceHost {
   /** Closes the queue manager (it flushes) and releases the data-folder lock. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      // A failed restart was answered (and logged) on its own call; closing only waits for it to end.
       await this.#restarting?.catch(() => undefined);
       this.#unsubscribeEngine();
       this.transactions.dispose();
