@@ -7,23 +7,31 @@
 import type { ServiceStarter } from '@qk/cli';
 
 export const serviceStarter: ServiceStarter = {
-  async start({ dataDir, name, listen, logLevel }) {
+  async start(options) {
     const { parseListenAddress, parseLogLevel, runService } = await import('@qk/service');
-    const address = parseListenAddress(listen);
     const running = await runService({
-      dataDir,
-      name,
-      listen: address,
+      dataDir: options.dataDir,
+      name: options.name,
+      listen: parseListenAddress(options.listen),
+      allowRemote: options.allowRemote,
+      tls: options.tls,
+      allowedHosts: options.allowHosts,
+      allowedOrigins: options.allowOrigins,
       handleSignals: true,
-      logLevel: parseLogLevel(logLevel),
+      peerListen: options.peerListen === undefined ? undefined : parseListenAddress(options.peerListen),
+      routing: options.routing,
+      logLevel: parseLogLevel(options.logLevel),
       terminal: process.stderr,
       processOwner: true,
     });
+    const network = running.network.status();
     return {
+      peerAddress: network.peerAddress,
+      peerFingerprint: network.peerFingerprint,
       name: running.host.name,
       id: running.host.id,
       url: running.url,
-      consoleUrl: running.http.consoleUrl,
+      consoleLink: () => running.http.consoleLink(),
       stopped: running.stopped,
     };
   },

@@ -5,6 +5,7 @@
  * messages refresh on it too.
  */
 import { z } from 'zod';
+import { outgoingQueueInfoSchema, peerInfoSchema } from './network-operations.js';
 import { boundedString, Bounds, messageIdSchema, queuePathSchema } from './schemas.js';
 
 export const messageRemovalReasons = [
@@ -51,6 +52,10 @@ export const eventSchema = z.discriminatedUnion('type', [
     pending: z.number().nullable(),
   }),
   z.object({ type: z.literal('serviceRestarted') }),
+  /** A peer's state or entry changed (docs/network.md). */
+  z.object({ type: z.literal('peerChanged'), peer: peerInfoSchema }),
+  /** An outgoing queue's state, next hop or counts changed. */
+  z.object({ type: z.literal('outgoingQueueChanged'), outgoing: outgoingQueueInfoSchema }),
 ]);
 
 export type QkEvent = z.infer<typeof eventSchema>;

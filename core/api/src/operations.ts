@@ -17,6 +17,7 @@ import {
   serviceStatusSchema,
   settingInfoSchema,
 } from './schemas.js';
+import { networkOperations } from './network-operations.js';
 import { consoleOperations } from './console-operations.js';
 
 interface OperationDef<I extends z.ZodType, O extends z.ZodType> {
@@ -289,6 +290,7 @@ export const operations = {
     summary: 'Changes a setting; one that needs a restart waits as pending.',
   }),
 
+  ...networkOperations,
   ...consoleOperations,
 } as const;
 

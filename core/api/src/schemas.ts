@@ -71,6 +71,12 @@ export const Bounds = {
   PAGE: 1_000,
   /** The product version and similar short words. */
   WORD: 64,
+  /** A peer listener address `HOST:PORT`: a host of up to 256 characters, IPv6 in brackets, a colon, 5 digits. */
+  PEER_ADDRESS: Limits.MAX_COMPUTER_NAME_LENGTH + 2 + 1 + 5,
+  /** A certificate fingerprint: `sha256:` + 64 hex digits, with a colon between every two as openssl prints them. */
+  FINGERPRINT: 7 + 64 + 31,
+  /** The last error of an outgoing queue (the network cuts longer ones). */
+  LAST_ERROR: 1_000,
   /** An error message: it names what was refused, a long name cut short (printableName); toErrorBody cuts it here. */
   ERROR_MESSAGE: 4_096,
 } as const;
@@ -180,6 +186,10 @@ export const serviceStatusSchema = z.object({
   machineQuotaUsedKB: z.number(),
   machineJournalQuotaUsedKB: z.number(),
   startedTime: isoTime,
+  peerAddress: z.string().max(Bounds.PEER_ADDRESS).nullable(),
+  peerFingerprint: z.string().max(Bounds.FINGERPRINT).nullable(),
+  routing: z.boolean(),
+  offline: z.boolean(),
 }) satisfies z.ZodType<ServiceStatus>;
 
 const uint32 = z.number().int().min(0).max(0xffffffff);

@@ -1,5 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type { Logger, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { NetworkConfigApi } from './network/config-types.js';
 import type { TrafficSeries } from './traffic.js';
 
 /** The engine's sense of time; unit tests drive a fake one. */
@@ -182,6 +183,8 @@ export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo
 export interface QueueManagerApi {
   readonly name: string;
   readonly id: string;
+  /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfigApi;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;

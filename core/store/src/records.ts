@@ -108,3 +108,23 @@ export interface BrowseQuery {
   hasRetained: boolean;
   includeBody: boolean;
 }
+
+/** A computer this one trusts (docs/network.md). */
+export interface PeerRecord {
+  /** Lower-case name: computer names are case-insensitive. */
+  nameKey: string;
+  name: string;
+  /** `HOST:PORT` of its peer listener. */
+  address: string;
+  /** `sha256:` + hex of its certificate. */
+  fingerprint: string;
+  addedMs: number;
+  lastConnectedMs: number | null;
+}
+
+/** Messages for `destination` (a computer name, or `*`) go through routing server `via`. */
+export interface RouteRecord {
+  destinationKey: string;
+  destination: string;
+  via: string;
+}

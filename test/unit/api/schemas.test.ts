@@ -38,6 +38,10 @@ const STORE_SIZED_OUTPUTS = new Set<string>([
   'queueList.output',
   'messageFind.output',
   'acknowledgmentsFor.output',
+  // Trusted peers, routes and outgoing queues: configuration and queues of the store, as many as it holds.
+  'peerList.output',
+  'routeList.output',
+  'outgoingList.output',
   'messagesSearch.output.queues',
   'serviceRestartImpact.output.queues',
 ]);

@@ -44,25 +44,12 @@ function ownerPid(dataDir: string): number | null {
   }
 }
 
-/**
- * A data folder the service cannot write (read-only file system, no permission): a stable code naming the
- * folder, rather than an internal error naming one of its files.
- */
-function unwritable(dataDir: string, error: unknown): Error {
-  const code = (error as NodeJS.ErrnoException).code;
-  const reasons: Record<string, string> = {
-    EROFS: 'it is on a read-only file system',
-    EACCES: 'permission denied',
-    EPERM: 'permission denied',
-    ENOSPC: 'the disk is full',
-    // What a recursive mkdir reports when a folder on the way cannot be made (a read-only parent).
-    ENOENT: 'it does not exist and cannot be created',
-  };
-  const why = typeof code === 'string' ? reasons[code] : undefined;
-  if (!why) return error as Error;
+/** A folder that cannot be made: a recursive mkdir says ENOENT when a parent on the way is read-only. */
+function cannotCreate(dataDir: string, error: unknown): unknown {
+  if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return error;
   return new QkError(
     'MESSAGE_STORAGE_FAILED',
-    `The data folder ${dataDir} cannot be written (${why}); the service keeps its store, lock and logs there. Nothing in it was changed.`,
+    `The data folder ${dataDir} does not exist and cannot be created (${(error as Error).message}).`,
   );
 }
 
@@ -102,10 +89,11 @@ export function acquireDataLock(dataDir: string): DataLock {
   const path = join(dataDir, LOCK_DATABASE);
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    createPrivately(path);
   } catch (error) {
-    throw unwritable(dataDir, error);
+    // Other failures (read-only, no permission, full) are named by the runner's startFailure.
+    throw cannotCreate(dataDir, error);
   }
+  createPrivately(path);
   let lock: ExclusiveLock | null;
   try {
     lock = takeExclusiveLock(path);
@@ -120,7 +108,7 @@ export function acquireDataLock(dataDir: string): DataLock {
     writeOwner(dataDir);
   } catch (error) {
     lock.close();
-    throw unwritable(dataDir, error);
+    throw error;
   }
   let released = false;
   return {

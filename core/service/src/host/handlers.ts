@@ -1,6 +1,7 @@
 /** One handler per operation of the contract, mapping it onto the queue manager of the host. */
 import type { OperationName, OperationOutput, OperationParsedInput } from '@qk/api';
-import { restartImpact, searchMessages, type QueueManagerApi } from '@qk/engine';
+import { restartImpact, searchMessages, type QueueManagerApi, type ReplyLimit } from '@qk/engine';
+import type { NetworkNode } from '@qk/network';
 import type { ServiceStatus } from '@qk/model';
 import type { TransactionRegistry } from './transaction-registry.js';
 
@@ -10,7 +11,17 @@ export interface CallContext {
   signal?: AbortSignal | undefined;
   /** The connection that owns transactions begun by this call; undefined = plain HTTP. */
   connectionId?: string | undefined;
+  /**
+   * Hands a successful reply to the caller now (resolving once the transport took it); receives commit their
+   * removal only after it resolves. Without it the reply counts as delivered once built (in-process hosts).
+   */
+  deliver?: ((value: unknown) => Promise<void>) | undefined;
+  /** The byte cap of a batch reply as this transport carries it. */
+  replyLimit?: ReplyLimit | undefined;
 }
+
+/** Operations whose reply carries messages they take: they wait while the caller is behind in reading. */
+export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['receive', 'receiveBatch']);
 
 /** Handlers that also see the call context. */
 export type ContextualHandlers = {
@@ -20,6 +31,8 @@ export type ContextualHandlers = {
 /** What the handlers need from their host. */
 export interface HandlerHost {
   engine(): QueueManagerApi;
+  /** This computer's networking; throws SERVICE_NOT_AVAILABLE where the host runs without one. */
+  network(): NetworkNode;
   restart(): Promise<ServiceStatus>;
   readonly transactions: TransactionRegistry;
 }
@@ -27,11 +40,21 @@ export interface HandlerHost {
 /** Builds the handler table; every entry is async so sync engine throws become rejections. */
 export function createHandlers(host: HandlerHost): ContextualHandlers {
   const engine = (): QueueManagerApi => host.engine();
+  const network = (): NetworkNode => host.network();
+  /** The engine's status with the network's part, when this host has a network. */
+  const status = (): ServiceStatus => {
+    const own = engine().status();
+    try {
+      return { ...own, ...network().status() };
+    } catch {
+      return own;
+    }
+  };
   const touch = (transaction: string | undefined): void => {
     if (transaction !== undefined) host.transactions.touch(transaction);
   };
   return {
-    serviceStatus: async () => engine().status(),
+    serviceStatus: async () => status(),
     serviceRestart: async () => host.restart(),
     // ServiceHost.call asks its host to stop once this reply is on its way (see requestStop).
     serviceStop: async () => ({}),
@@ -54,15 +77,20 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       touch(transaction);
       return { ids: await engine().sendBatch(messages, transaction) };
     },
-    receive: async (input, { signal }) => {
+    receive: async (input, { signal, deliver }) => {
       touch(input.transaction);
-      const message = await engine().receive({ ...input, signal });
+      const message = await engine().receive({ ...input, signal, deliver });
       touch(input.transaction);
       return message;
     },
-    receiveBatch: async (input, { signal }) => {
+    receiveBatch: async (input, { signal, deliver, replyLimit }) => {
       touch(input.transaction);
-      const messages = await engine().receiveBatch({ ...input, signal });
+      const messages = await engine().receiveBatch({
+        ...input,
+        signal,
+        replyLimit,
+        deliver: deliver && ((replies) => deliver({ messages: replies })),
+      });
       touch(input.transaction);
       return { messages };
     },
@@ -107,6 +135,30 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
 
     settingsList: async () => engine().listSettings(),
     settingsSet: async ({ name, value }) => engine().setSetting(name, value),
+
+    peerAdd: async (input) => network().addPeer(input),
+    peerList: async () => network().listPeers(),
+    peerRemove: async ({ name }) => {
+      network().removePeer(name);
+      return {};
+    },
+    routeSet: async ({ destination, via }) => network().setRoute(destination, via),
+    routeList: async () => network().listRoutes(),
+    routeRemove: async ({ destination }) => {
+      network().removeRoute(destination);
+      return {};
+    },
+    outgoingList: async () => network().listOutgoing(),
+    outgoingPause: async ({ formatName }) => network().pause(formatName),
+    outgoingResume: async ({ formatName }) => network().resume(formatName),
+    serviceDisconnect: async () => {
+      network().disconnect();
+      return status();
+    },
+    serviceConnect: async () => {
+      network().connect();
+      return status();
+    },
 
     // The console's daily tools (core/engine/src/console-tools.ts).
     messagesSearch: async ({ filter, limit }) => searchMessages(engine(), filter, limit ?? 200),

@@ -14,6 +14,7 @@ import {
 } from '@qk/api';
 import { openQueueManager, type QueueManagerApi, type QueueManagerOptions } from '@qk/engine';
 import { isQkError, QkError, silentLogger, type Logger, type ServiceStatus } from '@qk/model';
+import { NetworkNode, type NetworkNodeOptions } from '@qk/network';
 import { AuditLog, auditTarget, queueReadPath } from './audit-log.js';
 import { secureDataFolder } from './data-folder.js';
 import { acquireDataLock, type DataLock } from './data-lock.js';
@@ -57,6 +58,8 @@ export class ServiceHost {
   readonly #fatalListeners = new Set<FatalListener>();
   readonly #logger: Logger;
   #engine: QueueManagerApi | null;
+  #network: NetworkNode | null = null;
+  #unsubscribeNetwork: () => void = () => {};
   #identity: { name: string; id: string };
   #engineError: QkError | null = null;
   #unsubscribeEngine: () => void = () => {};
@@ -77,6 +80,7 @@ export class ServiceHost {
     });
     this.#contextual = createHandlers({
       engine: () => this.#requireEngine(),
+      network: () => this.#requireNetwork(),
       restart: () => this.restart(),
       transactions: this.transactions,
     });
@@ -124,6 +128,23 @@ export class ServiceHost {
   /** The computer GUID of the queue manager (still known after close). */
   get id(): string {
     return this.#identity.id;
+  }
+
+  /**
+   * Starts this computer's networking (docs/network.md): its certificate, and a peer listener when asked for
+   * one. Network events reach subscribers as contract events.
+   */
+  async startNetwork(options: Omit<NetworkNodeOptions, 'dataDir' | 'engine'>): Promise<NetworkNode> {
+    if (this.#network) throw new QkError('INVALID_PARAMETER', 'The network of this service is started already.');
+    const node = await NetworkNode.start({
+      log: this.#logger.child({ component: 'network' }),
+      ...options,
+      dataDir: this.dataDir,
+      engine: () => this.#requireEngine(),
+    });
+    this.#network = node;
+    this.#unsubscribeNetwork = node.onEvent((event) => this.#emit(event));
+    return node;
   }
 
   /** Validates the input with the contract, dispatches it, and wraps the result or error in an envelope. */
@@ -212,6 +233,7 @@ export class ServiceHost {
         throw error;
       }
       this.#subscribeEngine();
+      this.#network?.engineRestarted();
       this.#emit({ type: 'serviceRestarted' });
       return this.#engine.status();
     } finally {
@@ -225,6 +247,9 @@ export class ServiceHost {
       // A failed restart was answered (and logged) on its own call; closing only waits for it to end.
       await this.#restarting?.catch(() => undefined);
       this.#unsubscribeEngine();
+      this.#unsubscribeNetwork();
+      // Sessions end before the engine closes, so no delivery lands in a store that is going away.
+      await this.#network?.close();
       this.transactions.dispose();
       const engine = this.#engine;
       this.#engine = null;
@@ -245,6 +270,14 @@ export class ServiceHost {
   #requireEngine(): QueueManagerApi {
     if (this.#engine) return this.#engine;
     throw this.#engineError ?? new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager is not running.');
+  }
+
+  #requireNetwork(): NetworkNode {
+    if (this.#network) return this.#network;
+    throw new QkError(
+      'SERVICE_NOT_AVAILABLE',
+      'This service runs without a network (it was not started by qk service start).',
+    );
   }
 
   #subscribeEngine(): void {

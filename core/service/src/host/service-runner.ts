@@ -4,11 +4,15 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { NetworkNode } from '@qk/network';
+import type { RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
 import { createServiceLogger, type LogLevel } from './logger.js';
 import { guardProcess } from './process-guard.js';
+import { planExposure } from '../transports/exposure.js';
+import { startFailure } from './start-failure.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
-import { DEFAULT_LISTEN, type ListenAddress } from '../transports/listen-address.js';
+import { DEFAULT_LISTEN, urlFor, type ListenAddress } from '../transports/listen-address.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
 import { loadOrCreateToken } from './token.js';
 
@@ -21,6 +25,16 @@ export interface RunServiceOptions {
   consoleDir?: string | null | undefined;
   /** Stop on SIGINT/SIGTERM (the CLI and `npm start` want this; tests do not). */
   handleSignals?: boolean | undefined;
+  /** Required to listen on an address other computers can reach; then `tls` is required too. */
+  allowRemote?: boolean | undefined;
+  /** PEM files of the certificate and key to serve HTTPS with. */
+  tls?: { certFile: string; keyFile: string } | undefined;
+  /** Host names requests may carry besides loopback ones and this computer's (`--allow-host`). */
+  allowedHosts?: readonly string[] | undefined;
+  /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
+  allowedOrigins?: readonly string[] | undefined;
+  /** Where the transports log instead of the service log (tests); the service log by default. */
+  logger?: RpcLogger | undefined;
   /** `--log-level` (default info) of `DIR/logs/service.log`. */
   logLevel?: LogLevel | undefined;
   /** Where warnings and errors are also shown in readable form (`qk service start`: its stderr). */
@@ -31,12 +45,18 @@ export interface RunServiceOptions {
    * and a broken store stops the service cleanly and then exits the process with code 1.
    */
   processOwner?: boolean | undefined;
+  /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
+  peerListen?: ListenAddress | undefined;
+  /** Relay messages for other computers (`--routing`). */
+  routing?: boolean | undefined;
 }
 
 /** A running service. */
 export interface RunningService {
   readonly host: ServiceHost;
   readonly http: HttpServer;
+  readonly network: NetworkNode;
+  /** Where clients reach it: the listen address, or this computer's name when listening on every interface. */
   readonly url: string;
   readonly token: string;
   readonly dataDir: string;
@@ -55,6 +75,9 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Opens the data folder, listens, writes service.json, and returns once requests are accepted. */
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
+  const listen = options.listen ?? DEFAULT_LISTEN;
+  // Refused before anything opens: a wrong address must not leave a lock or a store touched.
+  const exposure = planExposure(listen, options);
   // Before anything is created: SQLite's files, the token, the logs (data-folder.ts tightens older ones).
   if (options.processOwner) process.umask(0o077);
   const log = createServiceLogger({ dataDir, level: options.logLevel, terminal: options.terminal });
@@ -65,21 +88,29 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   } catch (error) {
     // A refused start (another service, a broken store) is reported by the caller; the log file never opened.
     await log.close();
-    throw error;
+    throw startFailure(error, dataDir);
   }
   let http: HttpServer;
   let token: string;
+  let url: string;
+  let network: NetworkNode;
   try {
     token = loadOrCreateToken(dataDir);
+    network = await host.startNetwork({ peerListen: options.peerListen, routing: options.routing });
     http = await startHttpServer(host, {
-      listen: options.listen ?? DEFAULT_LISTEN,
+      listen,
       token,
       consoleDir: options.consoleDir,
-      logger: logger.child({ component: 'http' }),
+      tls: exposure.tls,
+      allowedHosts: [...exposure.hosts, ...(options.allowedHosts ?? [])],
+      allowedOrigins: options.allowedOrigins,
+      logger: options.logger ?? logger.child({ component: 'rpc' }),
+      httpLogger: logger.child({ component: 'http' }),
     });
     const status = host.handlers.serviceStatus({});
+    url = exposure.publicHost === listen.host ? http.url : urlFor(exposure.publicHost, http.port, 'https');
     writeServiceFile(dataDir, {
-      url: http.url,
+      url,
       pid: process.pid,
       name: host.name,
       id: host.id,
@@ -89,9 +120,9 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     logger.error({ err: error }, 'The service could not start');
     await host.close();
     await log.close();
-    throw error;
+    throw startFailure(error, dataDir);
   }
-  logger.info({ url: http.url, name: host.name, id: host.id, dataDir, logLevel: log.level }, 'The service is ready');
+  logger.info({ url, name: host.name, id: host.id, dataDir, logLevel: log.level }, 'The service is ready');
 
   let markStopped!: () => void;
   const stopped = new Promise<void>((done) => (markStopped = done));
@@ -133,5 +164,5 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  return { host, http, url: http.url, token, dataDir, stop, stopped };
+  return { host, http, network, url, token, dataDir, stop, stopped };
 }
