@@ -13,7 +13,20 @@ export function bodyText(body: Buffer): string | null {
   }
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+/** ISO text of a time, remembering the last one: messages handled together mostly share their millisecond. */
+function isoCache(): (ms: number) => string {
+  let lastMs = NaN;
+  let lastText = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastText = new Date(ms).toISOString();
+      lastMs = ms;
+    }
+    return lastText;
+  };
+}
+const sentIso = isoCache();
+const arrivedIso = isoCache();
 
 /** The JSON view of a message; `withBody: false` leaves the body out of list pages (bodySize still tells its size). */
 export function toMessageInfo(m: MessageRecord, withBody = true): MessageInfo {
@@ -37,8 +50,8 @@ export function toMessageInfo(m: MessageRecord, withBody = true): MessageInfo {
     appSpecific: m.appSpecific,
     sourceMachine: m.sourceMachine,
     sourceMachineId: m.sourceMachineId,
-    sentTime: iso(m.sentMs),
-    arrivedTime: iso(m.arrivedMs),
+    sentTime: sentIso(m.sentMs),
+    arrivedTime: arrivedIso(m.arrivedMs),
     timeToReachQueue: m.ttrq,
     timeToBeReceived: m.ttbr === null || m.ttbr >= Limits.INFINITE ? null : m.ttbr,
     transactional: m.transactional,

@@ -28,8 +28,9 @@ import { UnitRunner, type UnitOptions } from './unit-runner.js';
 
 /** Deletions may use the store's space reserve on a full disk (unit-runner.ts). */
 const FREES_SPACE: UnitOptions = { freesSpace: true };
-import { Waiters } from './waiters.js';
+import { Waiters, type WaiterKind } from './waiters.js';
 import { Claims } from './claims.js';
+import { ReceiveCursors } from './receive-cursors.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
 import { countFitting, handOver } from './delivery.js';
 import { makeDraft, timerDeadlines, type Draft } from './drafts.js';
@@ -84,6 +85,7 @@ class QueueManager implements QueueManagerApi {
   private readonly touchedQueues = new Set<number>();
   private readonly waiters: Waiters;
   private readonly claims = new Claims();
+  private readonly cursors: ReceiveCursors;
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
@@ -110,6 +112,7 @@ class QueueManager implements QueueManagerApi {
   ) {
     const effects = new Effects();
     this.waiters = new Waiters(clock);
+    this.cursors = new ReceiveCursors(store.readyOrder, this.claims);
     this.runner = new UnitRunner(store, effects, sequences);
     // Restart-required settings are read once, here (reference §5 decisions).
     this.duplicates = new DuplicateCache(settings.get('RemoveDuplicateSize'), settings.get('RemoveDuplicateCleanup'));
@@ -125,7 +128,10 @@ class QueueManager implements QueueManagerApi {
       effects,
       xactDeadLetterAlways: settings.get('XactDeadLetterAlways') === 1,
       emit: (event) => this.emit(event),
-      wake: (queueId) => this.waiters.wake(queueId),
+      wake: (queueId, arrived) => {
+        if (arrived) this.cursors.arrived(queueId, arrived);
+        this.waiters.wake(queueId);
+      },
       touched: (queueId) => this.touchedQueues.add(queueId),
       traffic: (queueId, arrived, departed, depthDelta) =>
         this.trafficMeter.record(
@@ -336,6 +342,8 @@ class QueueManager implements QueueManagerApi {
     }, FREES_SPACE);
     if (journal) this.registry.remove(journal);
     this.registry.remove(queue);
+    this.cursors.forget(queue.id);
+    if (journal) this.cursors.forget(journal.id);
     this.trafficMeter.forget(queue.id);
     if (journal) this.trafficMeter.forget(journal.id);
     this.emit({ type: 'queueDeleted', path: shownPath });
@@ -552,13 +560,12 @@ class QueueManager implements QueueManagerApi {
     for (;;) {
       const found = this.firstUnclaimed(queue, 1)[0];
       if (found) return toMessageInfo(found);
-      await this.waitFor(queue, deadline, input.signal);
+      await this.waitFor(queue, deadline, input.signal, 'peek');
     }
   }
 
   private firstUnclaimed(queue: QueueRecord, count: number): StoredMessage[] {
-    const candidates = this.store.messages.firstReady(queue.id, this.claims.countIn(queue.id) + count);
-    return candidates.filter((m) => !this.claims.has(m.lookupId)).slice(0, count);
+    return this.cursors.first(queue.id, count, false);
   }
 
   private async claimFirst(
@@ -568,29 +575,29 @@ class QueueManager implements QueueManagerApi {
   ): Promise<StoredMessage> {
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
-      const found = this.firstUnclaimed(queue, 1)[0];
-      if (found) {
-        this.claims.take(found);
-        return found;
-      }
+      const found = this.cursors.first(queue.id, 1, true)[0];
+      if (found) return found;
       await this.waitFor(queue, deadline, signal);
     }
   }
 
   private claimMore(queue: QueueRecord, count: number): StoredMessage[] {
     if (count <= 0) return [];
-    const found = this.firstUnclaimed(queue, count);
-    for (const m of found) this.claims.take(m);
-    return found;
+    return this.cursors.first(queue.id, count, true);
   }
 
   /** Waits for an arrival until the deadline; IO_TIMEOUT when it passes (CLI exit 3). */
-  private async waitFor(queue: QueueRecord, deadline: number, signal: AbortSignal | undefined): Promise<void> {
+  private async waitFor(
+    queue: QueueRecord,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    kind: WaiterKind = 'receive',
+  ): Promise<void> {
     const remaining = deadline - this.clock.now();
     if (remaining <= 0 || this.closed) {
       throw new QkError('IO_TIMEOUT', `No message arrived in '${this.registry.pathOf(queue)}' within the timeout.`);
     }
-    await this.waiters.wait(queue.id, remaining, signal);
+    await this.waiters.wait(queue.id, remaining, signal, kind);
     if (!this.registry.get(queue.id))
       throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
   }
@@ -627,19 +634,28 @@ class QueueManager implements QueueManagerApi {
         // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
         for (const m of messages) removeMessage(this.core, m, 'received');
       });
-    } finally {
-      this.releaseClaims(messages, false);
+    } catch (error) {
+      // Not removed after all (the commit failed): the messages are ready again for the next receive.
+      this.releaseClaims(messages, true);
+      throw error;
     }
+    this.releaseClaims(messages, false);
   }
 
   /** Ends claims. When the receive was undone, a purge or deletion that came meanwhile now removes the message (R-P2). */
   private releaseClaims(messages: StoredMessage[], undone: boolean): void {
     const owed: { message: StoredMessage; reason: RemovalReason }[] = [];
+    const queues = new Set<number>();
     for (const m of messages) {
       const reason = this.claims.release(m.lookupId);
+      queues.add(m.queueId);
       if (undone && reason) owed.push({ message: m, reason });
-      else if (undone) this.waiters.wake(m.queueId);
+      else if (undone) {
+        this.cursors.putBack(m.queueId, m);
+        this.waiters.wake(m.queueId);
+      }
     }
+    for (const queueId of queues) this.cursors.settled(queueId);
     if (owed.length === 0) return;
     void this.execute(
       owed.some((o) => o.message.table === 'main'),
