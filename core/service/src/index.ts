@@ -11,6 +11,7 @@ export { loadOrCreateToken, tokenMatches, bearerToken } from './host/token.js';
 export { writeServiceFile, removeServiceFile } from './host/service-file.js';
 export { runService, defaultDataDir, type RunServiceOptions, type RunningService } from './host/service-runner.js';
 export { AUDIT_FILE } from './host/audit-log.js';
+export { parseLogLevel, type LogLevel } from './host/logger.js';
 export { productVersion } from './host/version.js';
 export { startHttpServer, HTTP_BODY_LIMIT, type HttpServer, type HttpServerOptions } from './transports/http-server.js';
 export { parseListenAddress, urlFor, DEFAULT_LISTEN, type ListenAddress } from './transports/listen-address.js';
