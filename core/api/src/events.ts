@@ -15,6 +15,7 @@ export const messageRemovalReasons = [
   'queueDeleted',
   'conversationEnded',
   'retained',
+  'rejected',
 ] as const;
 
 const counts = {
@@ -43,7 +44,12 @@ export const eventSchema = z.discriminatedUnion('type', [
     lookupId: z.number().int(),
     reason: z.enum(messageRemovalReasons),
   }),
-  z.object({ type: z.literal('settingChanged'), name: z.string(), value: z.number(), pending: z.number().nullable() }),
+  z.object({
+    type: z.literal('settingChanged'),
+    name: z.string(),
+    value: z.number().nullable(),
+    pending: z.number().nullable(),
+  }),
   z.object({ type: z.literal('serviceRestarted') }),
 ]);
 

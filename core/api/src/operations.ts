@@ -3,7 +3,9 @@
  * WebSocket call channel, Electron IPC, the client and the CLI are all driven from this one table.
  */
 import { z } from 'zod';
+import { lookupActions } from '@qk/model';
 import {
+  exportedMessageSchema,
   browseFilterSchema,
   browseSortSchema,
   messageInfoSchema,
@@ -32,6 +34,8 @@ const lookupId = z.number().int().min(1);
 const timeoutMs = z.number().int().min(0).max(2_147_483_647);
 const transaction = z.string().min(1);
 const messageLocation = z.object({ path: z.string(), message: messageInfoSchema });
+/** With a lookup ID: which message relative to it (R-L2); `first`/`last` ignore the ID. */
+const lookupAction = z.enum(lookupActions);
 
 const queueProperties = {
   journal: z.boolean().optional(),
@@ -129,10 +133,12 @@ export const operations = {
       transaction: transaction.optional(),
       transactional: z.boolean().optional(),
       lookupId: lookupId.optional(),
+      lookupAction: lookupAction.optional(),
     }),
     output: messageInfoSchema,
     admin: false,
-    summary: 'Removes and returns the first message (or the one with lookupId); IO_TIMEOUT when none arrives in time.',
+    summary:
+      'Removes and returns the first message (or, with lookupId, the one lookupAction names: current (default), next, previous, first, last; MESSAGE_NOT_FOUND when there is none); IO_TIMEOUT when none arrives in time.',
   }),
   receiveBatch: op({
     input: z.object({
@@ -146,10 +152,16 @@ export const operations = {
     summary: 'Removes up to `max` messages; waits only while the queue is empty.',
   }),
   peek: op({
-    input: z.object({ path, timeoutMs: timeoutMs.optional(), lookupId: lookupId.optional() }),
+    input: z.object({
+      path,
+      timeoutMs: timeoutMs.optional(),
+      lookupId: lookupId.optional(),
+      lookupAction: lookupAction.optional(),
+    }),
     output: messageInfoSchema,
     admin: false,
-    summary: 'Returns the first message (or the one with lookupId) without removing it.',
+    summary:
+      'Returns the first message (or, with lookupId, the one lookupAction names) without removing it; MESSAGE_NOT_FOUND when a lookup finds none.',
   }),
   browse: op({
     input: z.object({
@@ -190,6 +202,48 @@ export const operations = {
     }),
     admin: true,
     summary: 'Moves messages to another local queue through its arrival path.',
+  }),
+  messageMove: op({
+    input: z.object({ path, lookupId, target: path }),
+    output: empty,
+    admin: true,
+    summary:
+      "Moves one message: between a queue and its subqueues (or sibling subqueues) MSMQ's MoveMessage, the subqueue opened on first use and the move count up (R-S3, R-S7); to any other local queue through its arrival path.",
+  }),
+  messageReject: op({
+    input: z.object({ path, lookupId }),
+    output: empty,
+    admin: true,
+    summary:
+      'Rejects a message (R-S8): it leaves its queue and its sender gets NACK_RECEIVE_REJECTED (0xC004) when it asked for negative receive acknowledgments.',
+  }),
+  resend: op({
+    input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(10_000).optional() }),
+    output: z.object({
+      resent: z.number().int(),
+      failed: z.array(z.object({ lookupId, error: z.object({ code: z.string(), message: z.string() }) })),
+    }),
+    admin: true,
+    summary:
+      'Resends dead letters (all, or those named) to their destination queues as new sends: class NORMAL, same ID, label, body and properties, timers counted again from now.',
+  }),
+  messagesExport: op({
+    input: z.object({
+      path,
+      after: z.string().max(64).optional(),
+      limit: z.number().int().min(1).max(1_000).optional(),
+    }),
+    output: z.object({ messages: z.array(exportedMessageSchema), next: z.string().nullable() }),
+    admin: false,
+    summary:
+      'One page of a queue for export, every property and the body (ready messages in queue order, then retained ones); pass `next` as `after` for the following page, null at the end.',
+  }),
+  messagesImport: op({
+    input: z.object({ path, messages: z.array(exportedMessageSchema).min(1).max(1_000) }),
+    output: z.object({ imported: z.number().int() }),
+    admin: true,
+    summary:
+      'Stores exported messages in a queue as they were (ID, class, times, counts; new lookup IDs), the whole batch or nothing.',
   }),
   messageFind: op({
     input: z.object({ id: z.string() }),
@@ -259,10 +313,11 @@ export const operations = {
 
   settingsList: op({ input: empty, output: z.array(settingInfoSchema), admin: false, summary: 'Every setting.' }),
   settingsSet: op({
-    input: z.object({ name: z.string(), value: z.number() }),
+    input: z.object({ name: z.string(), value: z.number().nullable() }),
     output: settingInfoSchema,
     admin: true,
-    summary: 'Changes a setting; one that needs a restart waits as pending.',
+    summary:
+      'Changes a setting; one that needs a restart waits as pending. null makes a setting that may be absent (XactDelayReceiveNack) absent again.',
   }),
 } as const;
 

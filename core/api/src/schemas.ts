@@ -1,13 +1,20 @@
 /** zod schemas of the shapes that cross a process boundary; each is checked against its model type. */
 import { z } from 'zod';
-import { errorCodes, type MessageInfo, type QueueInfo, type ServiceStatus, type SettingInfo } from '@qk/model';
+import {
+  errorCodes,
+  type ExportedMessage,
+  type MessageInfo,
+  type QueueInfo,
+  type ServiceStatus,
+  type SettingInfo,
+} from '@qk/model';
 
 const isoTime = z.string();
 
 export const queueInfoSchema = z.object({
   path: z.string(),
   formatName: z.string(),
-  type: z.enum(['private', 'public', 'system', 'journal', 'outgoing']),
+  type: z.enum(['private', 'public', 'system', 'journal', 'outgoing', 'subqueue']),
   transactional: z.boolean(),
   journal: z.boolean(),
   label: z.string(),
@@ -20,6 +27,7 @@ export const queueInfoSchema = z.object({
   journalBytes: z.number().int(),
   createdTime: isoTime,
   modifiedTime: isoTime,
+  parent: z.string().optional(),
 }) satisfies z.ZodType<QueueInfo>;
 
 export const messageInfoSchema = z.object({
@@ -49,17 +57,55 @@ export const messageInfoSchema = z.object({
   transactional: z.boolean(),
   conversation: z.string().nullable(),
   status: z.number().int(),
+  // Defaults keep files written before these properties existed readable.
+  moveCount: z.number().int().default(0),
+  abortCount: z.number().int().default(0),
+  lastMoveTime: isoTime.nullable().default(null),
+  deadLetterQueue: z.string().nullable().default(null),
 }) satisfies z.ZodType<MessageInfo>;
+
+/** One message of an export file (docs/message-file-format.md); the engine checks every range on import. */
+export const exportedMessageSchema = z.object({
+  lookupId: z.number().int(),
+  id: z.string().max(64),
+  classCode: z.number().int(),
+  label: z.string().max(1_000),
+  bodyBase64: z.string(),
+  priority: z.number().int(),
+  delivery: z.enum(['express', 'recoverable']),
+  journal: z.number().int(),
+  acknowledge: z.number().int(),
+  adminQueue: z.string().max(1_000).nullable(),
+  responseQueue: z.string().max(1_000).nullable(),
+  destinationQueue: z.string().max(1_000),
+  correlationId: z.string().max(64).nullable(),
+  appSpecific: z.number().int(),
+  sourceMachine: z.string().max(256),
+  sourceMachineId: z.string().max(64),
+  sentTime: isoTime,
+  arrivedTime: isoTime,
+  timerBaseTime: isoTime,
+  timeToReachQueue: z.number().int(),
+  timeToBeReceived: z.number().int().nullable(),
+  transactional: z.boolean(),
+  conversation: z.string().max(256).nullable(),
+  status: z.number().int(),
+  moveCount: z.number().int().min(0),
+  abortCount: z.number().int().min(0),
+  lastMoveTime: isoTime.nullable(),
+  deadLetterQueue: z.string().max(1_000).nullable(),
+}) satisfies z.ZodType<ExportedMessage>;
 
 export const settingInfoSchema = z.object({
   name: z.string(),
-  value: z.number(),
-  default: z.number(),
+  value: z.number().nullable(),
+  default: z.number().nullable(),
   unit: z.string(),
   min: z.number(),
   max: z.number(),
   restartRequired: z.boolean(),
   pending: z.number().nullable(),
+  pendingRestart: z.boolean().optional(),
   description: z.string(),
 }) satisfies z.ZodType<SettingInfo>;
 
@@ -105,6 +151,7 @@ export const sendPropertiesSchema = z.object({
   appSpecific: uint32.optional(),
   conversation: z.string().min(1).max(256).optional(),
   from: z.string().optional(),
+  deadLetterQueue: z.string().optional(),
 });
 
 export const errorCodeSchema = z.enum(errorCodes);
