@@ -2,9 +2,6 @@
 export type InstallResult = { ok: true } | { ok: false; reason: string };
 export type Installer = (options: { root: string; env: NodeJS.ProcessEnv }) => Promise<InstallResult>;
 
-export const INSTALL_HOOK: string;
-export const CAUSE_PREFIX: string;
-export function electronPackage(root: string): { version: string; node: string | null } | null;
 export function findElectron(root: string, env?: NodeJS.ProcessEnv): string | null;
 export function installFailureReason(stderr: string, status: number | null): string;
 export function runElectronInstaller(options: {
@@ -20,3 +17,10 @@ export function ensureElectron(options: {
 }): Promise<{ binary: string; reason?: undefined } | { reason: string; binary?: undefined }>;
 export function electronCannotRun(env?: NodeJS.ProcessEnv, platform?: NodeJS.Platform, uid?: number): string | null;
 export function fallbackLine(reason: string): string;
+export function desktopApp(options: {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  say: (line: string) => void;
+  install?: Installer;
+  cannotRun?: (env: NodeJS.ProcessEnv) => string | null;
+}): Promise<string | null>;

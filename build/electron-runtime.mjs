@@ -10,12 +10,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Loaded into the installer's process (`node --require`): prints the download's progress and its failure's cause. */
-export const INSTALL_HOOK = join(dirname(fileURLToPath(import.meta.url)), 'electron-install-hook.cjs');
+const INSTALL_HOOK = join(dirname(fileURLToPath(import.meta.url)), 'electron-install-hook.cjs');
 /** The line prefix the hook gives the cause of a failed download (undici says only "fetch failed"). */
-export const CAUSE_PREFIX = 'qk-electron-install-cause: ';
+const CAUSE_PREFIX = 'qk-electron-install-cause: ';
 
 /** What the installer asks for, from node_modules/electron/package.json: its version and Node engine range. */
-export function electronPackage(root) {
+function electronPackage(root) {
   try {
     const pkg = JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8'));
     return { version: String(pkg.version), node: pkg.engines?.node ?? null };
@@ -161,4 +161,19 @@ export function electronCannotRun(env = process.env, platform = process.platform
 /** The one line `npm start` prints before it falls back to the browser console. */
 export function fallbackLine(reason) {
   return `The desktop app cannot open: ${reason}. Serving the console to a browser instead.`;
+}
+
+/**
+ * What `npm start` opens: the Electron binary when the desktop app can open here, else null after one line that
+ * says why. The runtime is installed first even where it cannot run now (no display, root): it is downloaded
+ * once, and the next session with a display uses it.
+ */
+export async function desktopApp({ root, env = process.env, say, install, cannotRun = electronCannotRun }) {
+  const electron = await ensureElectron({ root, env, say, ...(install ? { install } : {}) });
+  const reason =
+    electron.reason ??
+    (existsSync(join(root, 'dist/electron/main.cjs')) ? cannotRun(env) : 'the Electron bundle was not built');
+  if (!reason) return electron.binary;
+  say(fallbackLine(reason));
+  return null;
 }

@@ -1,12 +1,15 @@
 /** The console window with the secure defaults fixed in one place (Electron's security checklist). */
-import { BrowserWindow, session, type BrowserWindowConstructorOptions, type WebContents } from 'electron';
+import { BrowserWindow, dialog, session, type BrowserWindowConstructorOptions, type WebContents } from 'electron';
 
 /** The renderer's policy; the same as the meta tag of renderer/index.html, sent as a header where headers exist. */
 export const CONSOLE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self' http: https: ws: wss:; base-uri 'none'; form-action 'none'";
 
-/** The options every console window gets; exported so a test can check each one. */
-export function secureWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+/**
+ * The options every console window gets; exported so a test can check each one. DevTools exist only in
+ * development: a packaged app has no way to open them (no menu item, no shortcut, no API that works).
+ */
+export function secureWindowOptions(preloadPath: string, devTools = false): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 800,
@@ -26,6 +29,8 @@ export function secureWindowOptions(preloadPath: string): BrowserWindowConstruct
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      experimentalFeatures: false,
+      devTools,
       spellcheck: false,
     },
   };
@@ -41,18 +46,32 @@ export function lockDown(contents: WebContents): void {
 
 let cspInstalled = false;
 
-/** Creates the window and loads the renderer file. */
-export function createMainWindow(options: { preloadPath: string; indexHtml: string }): BrowserWindow {
+/** What the window shows and with which preload; `devTools` is false in a packaged app. */
+export interface MainWindowOptions {
+  preloadPath: string;
+  /** The console's page: `app://console/index.html` (app-protocol.ts), never a file:// URL. */
+  url: string;
+  devTools: boolean;
+}
+
+/** Creates the window and loads the console. */
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   if (!cspInstalled) {
     cspInstalled = true;
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
       callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONSOLE_CSP] } });
     });
+    // The console needs no permission (camera, notifications, clipboard reads, …): refuse requests and checks.
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
   }
-  const window = new BrowserWindow(secureWindowOptions(options.preloadPath));
+  const window = new BrowserWindow(secureWindowOptions(options.preloadPath, options.devTools));
   lockDown(window.webContents);
   window.once('ready-to-show', () => window.show());
-  void window.loadFile(options.indexHtml);
+  window.loadURL(options.url).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`Queuekeeper: ${options.url} did not load: ${message}`);
+    dialog.showErrorBox('Queuekeeper', `The console could not be loaded (${options.url}):\n${message}`);
+  });
   return window;
 }

@@ -86,6 +86,10 @@ export interface QkStatus {
   journalBytes: number;
   settingsPendingRestart: string[];
   duplicateCache: { entries: number; capacity: number; duplicatesRemoved: number };
+  /** CLI.md "Many computers". */
+  peerAddress?: string | null;
+  peerFingerprint?: string | null;
+  routing?: boolean;
 }
 
 /** The ready line of `qk service start --json`. */
@@ -94,6 +98,37 @@ export interface QkReady {
   name: string;
   id: string;
   url: string;
+  /** With --peer-listen (CLI.md "Many computers"). */
+  peerAddress?: string;
+  peerFingerprint?: string;
+}
+
+/** A trusted computer as `qk peer list|add` prints it. */
+export interface QkPeer {
+  name: string;
+  address: string;
+  fingerprint: string;
+  lastConnected: string | null;
+  state: 'connected' | 'idle' | 'unreachable' | 'refused';
+}
+
+/** A route as `qk route list|set` prints it. */
+export interface QkRoute {
+  destination: string;
+  via: string;
+}
+
+/** An outgoing queue as `qk outgoing list|pause|resume` prints it. */
+export interface QkOutgoing {
+  formatName: string;
+  destinationComputer: string;
+  nextHop: string | null;
+  state: 'connected' | 'waiting' | 'onHold' | 'inactive';
+  messageCount: number;
+  bytes: number;
+  unconfirmedCount: number;
+  lastError: string | null;
+  lastConnectedTime: string | null;
 }
 
 /** `{"error":{code,message}}` on stderr. */
@@ -106,8 +141,11 @@ export const ClassCode = {
   NORMAL: 0x0000,
   ACK_REACH_QUEUE: 0x0002,
   ACK_RECEIVE: 0x4000,
+  NACK_BAD_DST_Q: 0x8000,
+  NACK_PURGED: 0x8001,
   NACK_REACH_QUEUE_TIMEOUT: 0x8002,
   NACK_Q_EXCEED_QUOTA: 0x8003,
+  NACK_HOP_COUNT_EXCEEDED: 0x8005,
   NACK_NOT_TRANSACTIONAL_Q: 0x8009,
   NACK_NOT_TRANSACTIONAL_MSG: 0x800a,
   NACK_Q_DELETED: 0xc000,

@@ -45,7 +45,8 @@ export function deleteMessages(ctx: EngineContext, path: string, lookupIds: numb
     if (found && found.queueId === queue.id) messages.push(found);
     else if (strict) ctx.messageIn(queue, id);
   }
-  ctx.runner.runNow(() => messages.forEach((m) => removeMessage(ctx.core, m, 'deleted')));
+  // Deleting is how an administrator makes room: on a full disk it may use the store's space reserve.
+  ctx.runner.runNow(() => messages.forEach((m) => removeMessage(ctx.core, m, 'deleted')), { freesSpace: true });
   return messages.length;
 }
 

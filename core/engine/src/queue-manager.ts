@@ -6,6 +6,7 @@ import {
   Delivery,
   messageClassName,
   MessageStatus,
+  parseQueueName,
   QkError,
   type ExportedMessage,
   type LookupAction,
@@ -15,23 +16,26 @@ import {
   type ServiceStatus,
   type SettingInfo,
 } from '@qk/model';
-import { EXPIRY_BATCH, Store, type QueueRecord, type StoredMessage } from '@qk/store';
+import { EXPIRY_BATCH, Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import { Effects } from './effects.js';
 import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
 import { QueueRegistry } from './queue-registry.js';
 import { Settings } from './settings.js';
 import { DuplicateCache } from './duplicate-cache.js';
-import { UnitRunner } from './unit-runner.js';
+import { UnitRunner, type UnitOptions } from './unit-runner.js';
 import { Waiters } from './waiters.js';
 import { Claims } from './claims.js';
-import { TransactionTable, type PendingSend } from './transactions.js';
+import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
+import { countFitting, handOver } from './delivery.js';
 import { makeDraft, type Draft } from './drafts.js';
 import { removeMessage } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { ArrivalsInFlight, receiveFromNetwork } from './network-arrival.js';
+import { NetworkConfig } from './network/config.js';
+import { remoteReadDenied } from './remote-read.js';
 import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import type { EngineContext, SendTarget } from './engine-context.js';
 import { currentTarget, messageIn, resolveExisting, resolveSendTarget } from './resolve.js';
@@ -39,7 +43,7 @@ import { createSubqueue } from './subqueues.js';
 import * as admin from './message-admin.js';
 import { recordAborts, rejectMessage } from './poison.js';
 import { resendDeadLetters, type ResendFailure } from './resend.js';
-import { exportPage, importMessages } from './transfer.js';
+import { exportPage, importMessages, sendPropertiesOf } from './transfer.js';
 import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
 import { deleteQueue, purgeQueue } from './queue-removal.js';
@@ -51,14 +55,17 @@ import {
   type BrowsePage,
   type ClassCount,
   type Clock,
+  type Deliver,
   type EngineEvent,
   type EngineListener,
+  type ImportMode,
   type MessageLocation,
   type PeekInput,
   type QueueCreateInput,
   type QueueManagerApi,
   type QueueManagerOptions,
   type QueueSetInput,
+  type ReceiveBatchInput,
   type ReceiveInput,
   type RemovalReason,
   type SendItem,
@@ -86,6 +93,8 @@ class QueueManager implements QueueManagerApi {
   private readonly core: Core;
   private readonly ctx: EngineContext;
   private readonly maintenance: Maintenance;
+  /** Peers, routes, holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
   private tickHandle: unknown = null;
@@ -165,6 +174,7 @@ class QueueManager implements QueueManagerApi {
       },
       this.startedMs,
     );
+    this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
   }
 
   static open(options: QueueManagerOptions): QueueManager {
@@ -193,7 +203,8 @@ class QueueManager implements QueueManagerApi {
       return qm;
     } catch (error) {
       store.close();
-      throw error;
+      // A damaged page or a full disk met while loading is the administrator's to fix, not an internal error.
+      throw storeOpenError(error, options.dataDir);
     }
   }
 
@@ -272,6 +283,11 @@ class QueueManager implements QueueManagerApi {
       machineQuotaUsedKB: Math.ceil(this.registry.totalBytes() / 1024),
       machineJournalQuotaUsedKB: Math.ceil(this.registry.systemJournalBytes() / 1024),
       startedTime: new Date(this.startedMs).toISOString(),
+      // The network node of the host fills in its own part (the engine has no listener of its own).
+      peerAddress: null,
+      peerFingerprint: null,
+      routing: false,
+      offline: this.networkConfig.offline(),
     };
   }
 
@@ -432,7 +448,7 @@ class QueueManager implements QueueManagerApi {
   // ── receiving ─────────────────────────────────────────────────────────────────────────────────────────
 
   async receive(input: ReceiveInput): Promise<MessageInfo> {
-    const queue = this.resolveExisting(input.path);
+    const queue = this.resolveForReading('receive', input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if ((tx || input.transactional) && !queue.transactional) {
       // R-M4: a transactional receive needs a transactional queue.
@@ -448,34 +464,57 @@ class QueueManager implements QueueManagerApi {
           ? this.claimByLookupId(queue, undefined, input.lookupAction)
           : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
     const info = toMessageInfo(message, this.clock.now());
-    if (tx) {
-      tx.receives.push(message);
-      return info;
-    }
-    await this.finishReceives([message]);
+    await this.deliverClaimed([message], info, input.deliver, input.signal, tx);
     return info;
   }
 
-  async receiveBatch(input: {
-    path: string;
-    max: number;
-    timeoutMs?: number | undefined;
-    transaction?: string | undefined;
-    signal?: AbortSignal | undefined;
-  }): Promise<MessageInfo[]> {
-    const queue = this.resolveExisting(input.path);
+  async receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]> {
+    const queue = this.resolveForReading('receive', input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
     const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
-    const messages = [first, ...this.claimMore(queue, input.max - 1)];
-    if (tx) tx.receives.push(...messages);
-    else await this.finishReceives(messages);
-    return messages.map((m) => toMessageInfo(m, this.clock.now()));
+    const claimed = [first, ...this.claimMore(queue, input.max - 1)];
+    const now = this.clock.now();
+    const infos = claimed.map((m) => toMessageInfo(m, now));
+    // Messages past the reply's byte cap were never seen by anyone: they go back untouched, in place.
+    const fitting = countFitting(infos, input.replyLimit);
+    this.releaseClaims(claimed.slice(fitting), true);
+    const replies = infos.slice(0, fitting);
+    await this.deliverClaimed(claimed.slice(0, fitting), replies, input.deliver, input.signal, tx);
+    return replies;
+  }
+
+  /**
+   * The delivery step shared by every receive path: the claimed messages are removed (or join their
+   * transaction) only once the caller has handed the reply to its transport; when it cannot, the claims are
+   * released and the messages stay exactly where they were.
+   */
+  private async deliverClaimed<T>(
+    messages: StoredMessage[],
+    reply: T,
+    deliver: Deliver<T> | undefined,
+    signal: AbortSignal | undefined,
+    tx: Transaction | undefined,
+  ): Promise<void> {
+    const delivery = handOver(reply, deliver, signal);
+    tx?.delivering.add(delivery);
+    try {
+      await delivery;
+    } catch (error) {
+      this.releaseClaims(messages, true);
+      throw error;
+    } finally {
+      tx?.delivering.delete(delivery);
+    }
+    if (!tx) return this.finishReceives(messages);
+    // Aborted while the reply was on its way (R-D5): the messages go back as the abort's other receives did.
+    if (this.transactions.isOpen(tx)) tx.receives.push(...messages);
+    else this.releaseClaims(messages, true);
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {
-    const queue = this.resolveExisting(input.path);
+    const queue = this.resolveForReading('peek', input.path);
     if (input.lookupId !== undefined || input.lookupAction !== undefined) {
       const found = findByLookupId(this.ctx, queue, input.lookupId, input.lookupAction ?? 'current');
       return toMessageInfo(found, this.clock.now());
@@ -589,6 +628,9 @@ class QueueManager implements QueueManagerApi {
   }
 
   async commitTransaction(transaction: string): Promise<void> {
+    // A receive of this transaction whose reply is still on its way joins it (or leaves) before it commits.
+    const delivering = [...this.transactions.get(transaction).delivering];
+    if (delivering.length > 0) await Promise.allSettled(delivering);
     const tx = this.transactions.end(transaction);
     const first = tx.sends[0]?.draft;
     try {
@@ -665,8 +707,10 @@ class QueueManager implements QueueManagerApi {
     return exportPage(this.ctx, path, after, limit);
   }
 
-  importMessages(path: string, messages: ExportedMessage[]): Promise<number> {
-    return importMessages(this.ctx, path, messages);
+  async importMessages(path: string, messages: ExportedMessage[], mode: ImportMode = 'asIs'): Promise<number> {
+    if (mode === 'asIs') return importMessages(this.ctx, path, messages);
+    const items = messages.map((m) => ({ path, message: sendPropertiesOf(m), transactional: m.transactional }));
+    return (await this.sendBatch(items)).length;
   }
 
   findMessage(id: string): MessageLocation[] {
@@ -694,6 +738,23 @@ class QueueManager implements QueueManagerApi {
     return resolveExisting(this.core, path, (parent, name) =>
       this.runner.runNow(() => createSubqueue(this.core, parent, name)),
     );
+  }
+
+  /** A local queue an application may receive or peek from; another computer's is refused (remote-read.ts). */
+  private resolveForReading(op: 'receive' | 'peek', path: string): QueueRecord {
+    const ref = parseQueueName(path);
+    if (!this.registry.isLocal(ref.computer)) throw remoteReadDenied(op, path, ref);
+    return this.resolveExisting(path);
+  }
+
+  /** True when `path` names a queue on another computer, i.e. this computer's outgoing queue for it. */
+  isRemotePath(path: string): boolean {
+    try {
+      return !this.registry.isLocal(parseQueueName(path).computer);
+    } catch {
+      // An unparsable name is no queue at all; the operation itself reports why.
+      return false;
+    }
   }
 
   // ── timers ────────────────────────────────────────────────────────────────────────────────────────────
@@ -761,6 +822,11 @@ class QueueManager implements QueueManagerApi {
     this.flushTouched();
     try {
       this.store.checkpoint();
+    } catch (error) {
+      // The WAL stays beside the store and is replayed at the next start: nothing is lost by not folding it now.
+      process.emitWarning(`The store's WAL could not be checkpointed on close: ${String(error)}`, {
+        code: 'QK_CHECKPOINT_FAILED',
+      });
     } finally {
       this.store.close();
     }

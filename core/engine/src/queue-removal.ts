@@ -2,6 +2,10 @@
 import { QkError } from '@qk/model';
 import type { EngineContext } from './engine-context.js';
 import { removeChunk } from './removal.js';
+import type { UnitOptions } from './unit-runner.js';
+
+/** Deletions may use the store's space reserve on a full disk (unit-runner.ts): deleting is how room is made. */
+const FREES_SPACE: UnitOptions = { freesSpace: true };
 
 /** Purges a queue; messages held by an open receive go when that receive ends (R-P2). Returns how many went. */
 export async function purgeQueue(ctx: EngineContext, path: string): Promise<number> {
@@ -11,7 +15,7 @@ export async function purgeQueue(ctx: EngineContext, path: string): Promise<numb
   const skip = ctx.claims.idsIn(queue.id);
   let purged = 0;
   for (;;) {
-    const n = await ctx.runner.runDurable(() => removeChunk(core, queue, skip, 'purged'));
+    const n = await ctx.runner.runDurable(() => removeChunk(core, queue, skip, 'purged'), FREES_SPACE);
     if (n === 0) break;
     purged += n;
   }
@@ -39,10 +43,10 @@ export async function deleteQueue(ctx: EngineContext, path: string): Promise<voi
   for (const q of [...family, journal]) {
     if (!q) continue;
     ctx.claims.markRemoval(q.id, 'queueDeleted');
-    while ((await ctx.runner.runDurable(() => removeChunk(core, q, [], 'queueDeleted'))) > 0);
+    while ((await ctx.runner.runDurable(() => removeChunk(core, q, [], 'queueDeleted'), FREES_SPACE)) > 0);
   }
   const gone = [...subqueues, ...(journal ? [journal] : []), queue];
-  await ctx.runner.runDurable(() => gone.forEach((q) => core.store.queues.remove(q.id)));
+  await ctx.runner.runDurable(() => gone.forEach((q) => core.store.queues.remove(q.id)), FREES_SPACE);
   for (const q of gone) ctx.forget(q);
   for (const p of subqueuePaths) core.emit({ type: 'queueDeleted', path: p });
   core.emit({ type: 'queueDeleted', path: shownPath });

@@ -4,7 +4,7 @@
  * time-to-reach-queue and time-to-be-received counted again from the moment of resending, so it does not
  * expire again at once and tell its sender a second time.
  */
-import { isNackClass, MessageClass, QkError } from '@qk/model';
+import { isNackClass, MessageClass, QkError, type ErrorCode } from '@qk/model';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { EngineContext } from './engine-context.js';
 import { arrive } from './arrival.js';
@@ -19,12 +19,14 @@ const CHUNK = 500;
 /** One resend that did not happen; the dead letter stays where it was. */
 export interface ResendFailure {
   lookupId: number;
-  error: { code: string; message: string };
+  /** Where it was to go (its destination queue), null when the message itself was not found. */
+  destination: string | null;
+  error: { code: ErrorCode; message: string };
 }
 
-const failure = (lookupId: number, error: unknown): ResendFailure => {
+const failure = (lookupId: number, destination: string | null, error: unknown): ResendFailure => {
   const e = error instanceof QkError ? error : new QkError('INTERNAL', String(error));
-  return { lookupId, error: { code: e.code, message: e.message } };
+  return { lookupId, destination, error: { code: e.code, message: e.message } };
 };
 
 /** Queues dead letters are resent from: the two system dead-letter queues, or a per-application one (R-D9). */
@@ -97,7 +99,7 @@ export async function resendDeadLetters(
     );
     outcomes.forEach((o, i) => {
       if (o.status === 'fulfilled') resent += 1;
-      else failed.push(failure(messages[i]?.lookupId ?? 0, o.reason));
+      else failed.push(failure(messages[i]?.lookupId ?? 0, messages[i]?.message?.destQueue ?? null, o.reason));
     });
   };
   if (lookupIds !== undefined) {

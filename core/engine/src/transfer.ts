@@ -13,6 +13,7 @@ import {
   parseGuid,
   QkError,
   type ExportedMessage,
+  type SendProperties,
 } from '@qk/model';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { EngineContext } from './engine-context.js';
@@ -224,4 +225,25 @@ export async function importMessages(ctx: EngineContext, path: string, messages:
     }
     return drafts.length;
   });
+}
+
+/** The send properties that reproduce an exported message as a new send (import `asNew`). */
+export function sendPropertiesOf(m: ExportedMessage): SendProperties {
+  const props: SendProperties = {
+    bodyBase64: m.bodyBase64,
+    label: m.label,
+    priority: m.priority,
+    delivery: m.delivery,
+    journal: m.journal,
+    acknowledge: m.acknowledge,
+    timeToReachQueue: m.timeToReachQueue,
+    appSpecific: m.appSpecific,
+  };
+  if (m.adminQueue !== null) props.adminQueue = m.adminQueue;
+  if (m.responseQueue !== null) props.responseQueue = m.responseQueue;
+  if (m.timeToBeReceived !== null) props.timeToBeReceived = m.timeToBeReceived;
+  if (m.correlationId !== null) props.correlationId = m.correlationId;
+  if (m.conversation !== null) props.conversation = m.conversation;
+  if (m.deadLetterQueue !== null) props.deadLetterQueue = m.deadLetterQueue;
+  return props;
 }

@@ -1,5 +1,14 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
-import type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type {
+  ErrorCode,
+  ExportedMessage,
+  MessageInfo,
+  QueueInfo,
+  SendProperties,
+  ServiceStatus,
+  SettingInfo,
+} from '@qk/model';
+import type { NetworkConfigApi } from './network/config-types.js';
 import type { TrafficSeries } from './traffic.js';
 import type { LookupAction } from '@qk/model';
 
@@ -58,6 +67,14 @@ export interface SendItem {
   transactional?: boolean | undefined;
 }
 
+/**
+ * The caller's delivery step of a receive: hands the built reply to its transport and resolves once it was
+ * handed over; rejects when it cannot be (the call was cancelled, the connection closed, the reply could not
+ * be serialized or is over budget). The removal is committed only after it resolves; when it rejects the
+ * messages stay exactly where they were (same lookup ID, same position, no journal copy, no acknowledgment).
+ */
+export type Deliver<T> = (reply: T) => Promise<void>;
+
 export interface ReceiveInput {
   path: string;
   timeoutMs?: number | undefined;
@@ -67,6 +84,25 @@ export interface ReceiveInput {
   /** With lookupId: which message relative to it (R-L2); default `current`. */
   lookupAction?: LookupAction | undefined;
   signal?: AbortSignal | undefined;
+  /** Without one, the reply counts as delivered once built (in-process callers). */
+  deliver?: Deliver<MessageInfo> | undefined;
+}
+
+/** The byte cap of a batch reply: messages are added while their measured size fits; the first always does. */
+export interface ReplyLimit {
+  maxBytes: number;
+  /** Bytes a message adds to the reply as the transport will carry it. */
+  measure(message: MessageInfo): number;
+}
+
+export interface ReceiveBatchInput {
+  path: string;
+  max: number;
+  timeoutMs?: number | undefined;
+  transaction?: string | undefined;
+  signal?: AbortSignal | undefined;
+  replyLimit?: ReplyLimit | undefined;
+  deliver?: Deliver<MessageInfo[]> | undefined;
 }
 
 export interface PeekInput {
@@ -92,6 +128,10 @@ export interface BrowseInput {
         classCodes?: number[] | undefined;
         arrivedFrom?: string | undefined;
         arrivedTo?: string | undefined;
+        correlationId?: string | undefined;
+        appSpecific?: number | undefined;
+        sourceMachine?: string | undefined;
+        delivery?: 'express' | 'recoverable' | undefined;
       }
     | undefined;
   /** Bodies are left out of browse pages unless asked for (a page of 4 MB bodies is not a list). */
@@ -111,6 +151,9 @@ export interface ArrivingMessage extends SendProperties {
   sentTime?: string | undefined;
   classCode?: number | undefined;
 }
+
+/** How an import stores messages: as they were, or as new sends from this computer. */
+export type ImportMode = 'asIs' | 'asNew';
 
 /** How many messages of one class a queue holds. */
 export interface ClassCount {
@@ -162,6 +205,8 @@ export type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceSt
 export interface QueueManagerApi {
   readonly name: string;
   readonly id: string;
+  /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfigApi;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;
@@ -175,14 +220,11 @@ export interface QueueManagerApi {
   sendBatch(items: SendItem[], transaction?: string): Promise<string[]>;
   /** Rejects with IO_TIMEOUT when nothing arrives within timeoutMs (default 0). */
   receive(input: ReceiveInput): Promise<MessageInfo>;
-  receiveBatch(input: {
-    path: string;
-    max: number;
-    timeoutMs?: number | undefined;
-    transaction?: string | undefined;
-    signal?: AbortSignal | undefined;
-  }): Promise<MessageInfo[]>;
+  /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
+  receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
+  /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
+  isRemotePath(path: string): boolean;
   browse(input: BrowseInput): BrowsePage;
   getMessage(path: string, lookupId: number): MessageInfo;
   deleteMessage(path: string, lookupId: number): void;
@@ -203,15 +245,21 @@ export interface QueueManagerApi {
   resendDeadLetters(
     path: string,
     lookupIds?: number[],
-  ): Promise<{ resent: number; failed: { lookupId: number; error: { code: string; message: string } }[] }>;
+  ): Promise<{
+    resent: number;
+    failed: { lookupId: number; destination: string | null; error: { code: ErrorCode; message: string } }[];
+  }>;
   /** One page of a queue's messages for export, and where the next page starts (null at the end). */
   exportMessages(
     path: string,
     after: string | undefined,
     limit: number,
   ): { messages: ExportedMessage[]; next: string | null };
-  /** Stores exported messages in a queue as they were; the whole batch or nothing. Returns how many. */
-  importMessages(path: string, messages: ExportedMessage[]): Promise<number>;
+  /**
+   * Stores exported messages in a queue as they were (`asIs`), or sends them there as new messages from this
+   * computer (`asNew`: new IDs, class NORMAL, timers from now); the whole batch or nothing. Returns how many.
+   */
+  importMessages(path: string, messages: ExportedMessage[], mode?: ImportMode): Promise<number>;
   findMessage(id: string): MessageLocation[];
   acknowledgmentsFor(id: string): MessageLocation[];
   arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }>;

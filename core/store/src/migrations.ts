@@ -50,10 +50,10 @@ export function messagesTableSql(schema: 'main' | 'mem'): string {
 }
 
 /**
- * The columns migration 2 adds to a messages table. The in-memory table of express messages is created with
+ * The columns migration 3 adds to a messages table. The in-memory table of express messages is created with
  * migration 1's shape and then given these, so both tables always have the same columns in the same order.
  */
-export function messagesTableV2Sql(schema: 'main' | 'mem'): string {
+export function messagesTableV3Sql(schema: 'main' | 'mem'): string {
   return `
     ALTER TABLE ${schema}.messages ADD COLUMN body_size INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE ${schema}.messages ADD COLUMN timer_base_ms INTEGER NOT NULL DEFAULT 0;
@@ -66,7 +66,7 @@ export function messagesTableV2Sql(schema: 'main' | 'mem'): string {
 
 /** Every change of the messages table after migration 1, for the in-memory table. */
 export function messagesTableChangesSql(schema: 'main' | 'mem'): string {
-  return messagesTableV2Sql(schema);
+  return messagesTableV3Sql(schema);
 }
 
 export const migrations: readonly Migration[] = [
@@ -99,10 +99,35 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 2,
+    description: 'many computers: trusted peers, routes, the hold state of outgoing queues',
+    sql: `
+      CREATE TABLE peers (
+        name_key TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        address TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        added_ms INTEGER NOT NULL,
+        last_connected_ms INTEGER
+      ) WITHOUT ROWID;
+      CREATE TABLE routes (
+        destination_key TEXT PRIMARY KEY,
+        destination TEXT NOT NULL,
+        via TEXT NOT NULL
+      ) WITHOUT ROWID;
+      -- Keyed by the outgoing queue's name key (its format name, lower case), so a hold outlives the queue
+      -- row, which goes and comes with its messages.
+      CREATE TABLE outgoing_state (
+        name_key TEXT PRIMARY KEY,
+        paused INTEGER NOT NULL DEFAULT 0
+      ) WITHOUT ROWID;
+      `,
+  },
+  {
+    version: 3,
     description:
       'stored size (124-byte header + body + UTF-16 strings), body size, timer base (R-X2), move and abort counts (R-S7), per-application dead-letter queue (R-D9)',
     sql: `
-      ${messagesTableV2Sql('main')}
+      ${messagesTableV3Sql('main')}
       UPDATE messages SET
         body_size = size,
         timer_base_ms = sent_ms,

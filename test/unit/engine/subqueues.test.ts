@@ -22,7 +22,7 @@ afterEach(async () => {
 const lookupIds = (path: string): number[] => h.qm.browse({ path }).messages.map((m) => m.lookupId);
 
 describe('subqueues (R-S1–R-S6)', () => {
-  test('R-S1 created on first move, listed after their queue with type subqueue and parent', async () => {
+  test("R-S1 R-S4 created on first move, listed after their queue with type subqueue and parent, its properties its queue's", async () => {
     await h.qm.send(Q, { body: 'bad' });
     const [m] = h.qm.browse({ path: Q }).messages;
     await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);

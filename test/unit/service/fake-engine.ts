@@ -206,6 +206,8 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     receive: (input) => take(input, true),
     receiveBatch: unsupported,
     peek: (input) => take(input, false),
+    // The fake knows one computer: paths that start with another name are remote.
+    isRemotePath: (path) => !/^\.\\/.test(path),
     browse: (input) => {
       const q = queue(input.path);
       const offset = input.offset ?? 0;

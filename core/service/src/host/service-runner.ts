@@ -4,7 +4,9 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { NetworkNode } from '@qk/network';
 import { ServiceHost } from './host.js';
+import { startFailure } from './start-failure.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
 import { DEFAULT_LISTEN, type ListenAddress } from '../transports/listen-address.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
@@ -19,12 +21,17 @@ export interface RunServiceOptions {
   consoleDir?: string | null | undefined;
   /** Stop on SIGINT/SIGTERM (the CLI and `npm start` want this; tests do not). */
   handleSignals?: boolean | undefined;
+  /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
+  peerListen?: ListenAddress | undefined;
+  /** Relay messages for other computers (`--routing`). */
+  routing?: boolean | undefined;
 }
 
 /** A running service. */
 export interface RunningService {
   readonly host: ServiceHost;
   readonly http: HttpServer;
+  readonly network: NetworkNode;
   readonly url: string;
   readonly token: string;
   readonly dataDir: string;
@@ -43,11 +50,18 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Opens the data folder, listens, writes service.json, and returns once requests are accepted. */
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
-  const host = ServiceHost.open({ dataDir, name: options.name });
+  let host: ServiceHost;
+  try {
+    host = ServiceHost.open({ dataDir, name: options.name });
+  } catch (error) {
+    throw startFailure(error, dataDir);
+  }
   let http: HttpServer;
   let token: string;
+  let network: NetworkNode;
   try {
     token = loadOrCreateToken(dataDir);
+    network = await host.startNetwork({ peerListen: options.peerListen, routing: options.routing });
     http = await startHttpServer(host, {
       listen: options.listen ?? DEFAULT_LISTEN,
       token,
@@ -63,7 +77,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     });
   } catch (error) {
     await host.close();
-    throw error;
+    throw startFailure(error, dataDir);
   }
 
   let markStopped!: () => void;
@@ -93,5 +107,5 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  return { host, http, url: http.url, token, dataDir, stop, stopped };
+  return { host, http, network, url: http.url, token, dataDir, stop, stopped };
 }
