@@ -4,22 +4,28 @@
  */
 import { describe, expect, test } from 'vitest';
 import { ok } from '../helpers/qk-expect.js';
+import { callApi } from '../helpers/http-api.js';
 import type { QkMessage } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
 
 const file = serviceForFile();
 
-/** A queue holding a(3) b(3) top(7) c(3): queue order top, a, b, c. Returns the lookup IDs by label. */
+/**
+ * A queue holding a(3) b(3) top(7) c(3), sent in that order in one batch through the API (setup only):
+ * queue order top, a, b, c. Returns the lookup IDs by label.
+ */
 async function walkable(prefix: string): Promise<{ path: string; ids: Record<string, string> }> {
-  const { q } = file;
+  const { q, svc } = file;
   const path = await q.newQueue(prefix);
-  for (const [label, priority] of [
-    ['a', '3'],
-    ['b', '3'],
-    ['top', '7'],
-    ['c', '3'],
-  ])
-    await q.send(path, '--label', label as string, '--priority', priority as string);
+  const messages = (
+    [
+      ['a', 3],
+      ['b', 3],
+      ['top', 7],
+      ['c', 3],
+    ] as const
+  ).map(([label, priority]) => ({ path, message: { label, priority } }));
+  await callApi(svc.dataDir, 'sendBatch', { messages });
   const ids = Object.fromEntries((await q.messages(path)).map((m) => [m.label, String(m.lookupId)]));
   return { path, ids };
 }
