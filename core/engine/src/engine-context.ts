@@ -3,6 +3,7 @@
  * receives under way, the waiting receivers, and how names become queues. Each operation lives in a file of
  * its own and gets this; the QueueManager class only wires them to its API.
  */
+import type { Logger } from '@qk/model';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { Claims } from './claims.js';
 import type { Core } from './core.js';
@@ -19,6 +20,8 @@ export interface EngineContext {
   readonly runner: UnitRunner;
   readonly claims: Claims;
   readonly waiters: Waiters;
+  /** Where failures nobody waits for are reported. */
+  log(): Logger;
   /** Runs work durably (group commit) or at once for work that touches only express messages. */
   execute<T>(durable: boolean, work: () => T): Promise<T>;
   /** A queue of this computer (a subqueue is opened, R-S1), or the outgoing queue of a remote destination. */

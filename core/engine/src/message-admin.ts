@@ -131,7 +131,9 @@ export async function moveMessages(
       await moveMessage(ctx, path, id, target);
       moved += 1;
     } catch (error) {
+      // Each message moves on its own: one that fails is reported in `failed`, the others go on.
       const e = error instanceof QkError ? error : new QkError('INTERNAL', String(error));
+      if (e.code === 'INTERNAL') ctx.log().error({ err: error, path, lookupId: id, target }, 'Moving a message failed');
       failed.push({ lookupId: id, code: e.code, message: e.message });
     }
   }

@@ -10,6 +10,8 @@ import {
   QkError,
   type ExportedMessage,
   type LookupAction,
+  silentLogger,
+  type Logger,
   type MessageInfo,
   type QueueInfo,
   type SendProperties,
@@ -23,7 +25,7 @@ import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
 import { QueueRegistry } from './queue-registry.js';
 import { Settings } from './settings.js';
 import { DuplicateCache } from './duplicate-cache.js';
-import { UnitRunner, type UnitOptions } from './unit-runner.js';
+import { UnitRunner } from './unit-runner.js';
 import { Waiters } from './waiters.js';
 import { Claims } from './claims.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
@@ -98,6 +100,8 @@ class QueueManager implements QueueManagerApi {
   readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
+  /** Where failures nobody waits for (background commits, expiry passes, listeners) are reported. */
+  private log: Logger = silentLogger;
   private tickHandle: unknown = null;
   private messageEventsThisTick = 0;
   private expiring = false;
@@ -153,6 +157,7 @@ class QueueManager implements QueueManagerApi {
       runner: this.runner,
       claims: this.claims,
       waiters: this.waiters,
+      log: () => this.log,
       execute: (durable, work) => this.execute(durable, work),
       resolveExisting: (path) => this.resolveExisting(path),
       resolveSendTarget: (path) => resolveSendTarget(this.core, path),
@@ -197,6 +202,7 @@ class QueueManager implements QueueManagerApi {
         options.version ?? '0.0.0',
         options.timerTickMs ?? 100,
       );
+      qm.log = options.logger ?? silentLogger;
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
       while (qm.expireDue(true) > 0);
@@ -236,8 +242,9 @@ class QueueManager implements QueueManagerApi {
     for (const listener of this.listeners) {
       try {
         listener(event);
-      } catch {
+      } catch (error) {
         // A listener's failure is its own; delivery goes on.
+        this.log.error({ err: error, event: event.type }, 'An engine event listener failed');
       }
     }
   }
@@ -650,7 +657,13 @@ class QueueManager implements QueueManagerApi {
           if (current) removeMessage(this.core, current, reason);
         }
       },
-    ).catch(() => undefined);
+    ).catch((error: unknown) =>
+      // The messages stay (nothing was committed) and the purge or deletion that owed them is not redone.
+      this.log.error(
+        { err: error, messages: owed.length, reason: owed[0]?.reason },
+        'Removing messages a purge or deletion left to an ended receive failed; they stay in their queue',
+      ),
+    );
   }
 
   // ── transactions ──────────────────────────────────────────────────────────────────────────────────────
@@ -830,7 +843,10 @@ class QueueManager implements QueueManagerApi {
     this.expiring = true;
     void this.runner
       .runDurable(work)
-      .catch(() => undefined)
+      .catch((error: unknown) =>
+        // The expired messages stay where they are; the next tick tries them again.
+        this.log.error({ err: error, due: due.length }, 'An expiry pass failed to commit; it is retried next tick'),
+      )
       .finally(() => {
         this.expiring = false;
         // A full batch means more are due: go on now rather than a tick later (100,000 due at once).

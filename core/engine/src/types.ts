@@ -2,6 +2,7 @@
 import type {
   ErrorCode,
   ExportedMessage,
+  Logger,
   MessageInfo,
   QueueInfo,
   SendProperties,
@@ -39,6 +40,8 @@ export interface QueueManagerOptions {
   version?: string | undefined;
   /** How often timers (expiry, duplicate-cache cleanup) are checked; default 100 ms. */
   timerTickMs?: number | undefined;
+  /** Where failures that no caller waits for are reported; silent by default. */
+  logger?: Logger | undefined;
 }
 
 export interface QueueCreateInput {
