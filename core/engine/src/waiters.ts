@@ -78,6 +78,11 @@ export class Waiters {
     }
   }
 
+  /** True while a receive or a peek waits on the queue. */
+  has(queueId: number): boolean {
+    return this.byQueue.has(queueId);
+  }
+
   /** How many receivers wait on a queue (for tests and diagnostics). */
   waitingOn(queueId: number): number {
     return this.byQueue.get(queueId)?.receivers.size ?? 0;
