@@ -49,6 +49,7 @@ import { resendDeadLetters, type ResendFailure } from './resend.js';
 import { exportPage, importMessages, sendPropertiesOf } from './transfer.js';
 import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
+import { CursorTable, locate, moveTo } from './cursors.js';
 import { deleteQueue, purgeQueue } from './queue-removal.js';
 import { deliverSend, prepareSend } from './sending.js';
 import {
@@ -57,6 +58,8 @@ import {
   type BrowseInput,
   type BrowsePage,
   type ClassCount,
+  type CursorPeekInput,
+  type CursorReceiveInput,
   type Clock,
   type Deliver,
   type EngineEvent,
@@ -98,6 +101,7 @@ class QueueManager implements QueueManagerApi {
   private readonly core: Core;
   private readonly ctx: EngineContext;
   private readonly maintenance: Maintenance;
+  private readonly cursors = new CursorTable();
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
@@ -559,6 +563,50 @@ class QueueManager implements QueueManagerApi {
     else this.releaseClaims(messages, true);
   }
 
+  // ── cursors (R-C2–R-C5) ───────────────────────────────────────────────────────────────────────────────
+
+  openCursor(path: string): string {
+    const queue = this.resolveForReading('peek', path);
+    return this.cursors.open(queue.id, this.clock.now()).id;
+  }
+
+  async cursorPeek(input: CursorPeekInput): Promise<MessageInfo> {
+    const cursor = this.cursors.get(input.cursor, this.clock.now());
+    const queue = this.cursorQueue(cursor.queueId);
+    const found = await locate(this.ctx, cursor, queue, input.action ?? 'current', input.timeoutMs ?? 0, input.signal);
+    moveTo(cursor, found, false);
+    return toMessageInfo(found, this.clock.now());
+  }
+
+  /** Receives the message at the cursor (RECEIVE_CURRENT); the cursor then stands after it (R-C3). */
+  async cursorReceive(input: CursorReceiveInput): Promise<MessageInfo> {
+    const cursor = this.cursors.get(input.cursor, this.clock.now());
+    const queue = this.cursorQueue(cursor.queueId);
+    const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
+    if ((tx || input.transactional) && !queue.transactional)
+      throw new QkError(
+        'TRANSACTION_USAGE',
+        `'${this.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`,
+      );
+    const found = await locate(this.ctx, cursor, queue, 'current', input.timeoutMs ?? 0, input.signal);
+    this.claims.take(found);
+    const info = toMessageInfo(found, this.clock.now());
+    moveTo(cursor, found, false);
+    await this.deliverClaimed([found], info, input.deliver, input.signal, tx);
+    moveTo(cursor, found, true);
+    return info;
+  }
+
+  closeCursor(cursor: string): void {
+    this.cursors.close(cursor);
+  }
+
+  private cursorQueue(queueId: number): QueueRecord {
+    const queue = this.registry.get(queueId);
+    if (!queue) throw new QkError('QUEUE_DELETED', 'The queue of this cursor was deleted.');
+    return queue;
+  }
+
   async peek(input: PeekInput): Promise<MessageInfo> {
     const queue = this.resolveForReading('peek', input.path);
     if (input.lookupId !== undefined || input.lookupAction !== undefined) {
@@ -831,6 +879,7 @@ class QueueManager implements QueueManagerApi {
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();
       this.maintenance.tick(this.clock.now());
+      this.cursors.sweep(this.clock.now());
     } finally {
       this.scheduleTick();
     }
