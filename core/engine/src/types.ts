@@ -1,7 +1,17 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
-import type { Logger, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type {
+  ErrorCode,
+  ExportedMessage,
+  Logger,
+  MessageInfo,
+  QueueInfo,
+  SendProperties,
+  ServiceStatus,
+  SettingInfo,
+} from '@qk/model';
 import type { NetworkConfigApi } from './network/config-types.js';
 import type { TrafficSeries } from './traffic.js';
+import type { LookupAction } from '@qk/model';
 
 /** The engine's sense of time; unit tests drive a fake one. */
 export interface Clock {
@@ -74,6 +84,8 @@ export interface ReceiveInput {
   transaction?: string | undefined;
   transactional?: boolean | undefined;
   lookupId?: number | undefined;
+  /** With lookupId: which message relative to it (R-L2); default `current`. */
+  lookupAction?: LookupAction | undefined;
   signal?: AbortSignal | undefined;
   /** Without one, the reply counts as delivered once built (in-process callers). */
   deliver?: Deliver<MessageInfo> | undefined;
@@ -96,10 +108,30 @@ export interface ReceiveBatchInput {
   deliver?: Deliver<MessageInfo[]> | undefined;
 }
 
+/** A peek at a cursor: the message it stands at (`current`, the default) or the one after (`next`). */
+export interface CursorPeekInput {
+  cursor: string;
+  action?: 'current' | 'next' | undefined;
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** A receive at a cursor (RECEIVE_CURRENT). */
+export interface CursorReceiveInput {
+  cursor: string;
+  timeoutMs?: number | undefined;
+  transaction?: string | undefined;
+  transactional?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  deliver?: Deliver<MessageInfo> | undefined;
+}
+
 export interface PeekInput {
   path: string;
   timeoutMs?: number | undefined;
   lookupId?: number | undefined;
+  /** With lookupId: which message relative to it (R-L2); default `current`. */
+  lookupAction?: LookupAction | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -141,6 +173,9 @@ export interface ArrivingMessage extends SendProperties {
   classCode?: number | undefined;
 }
 
+/** How an import stores messages: as they were, or as new sends from this computer. */
+export type ImportMode = 'asIs' | 'asNew';
+
 /** How many messages of one class a queue holds. */
 export interface ClassCount {
   class: string;
@@ -154,7 +189,15 @@ export interface MessageLocation {
 }
 
 export type RemovalReason =
-  'received' | 'purged' | 'deleted' | 'expired' | 'moved' | 'queueDeleted' | 'conversationEnded' | 'retained';
+  | 'received'
+  | 'purged'
+  | 'deleted'
+  | 'expired'
+  | 'moved'
+  | 'queueDeleted'
+  | 'conversationEnded'
+  | 'retained'
+  | 'rejected';
 
 /** Events in the shape of core/api's event table (structurally identical; the service forwards them). */
 export type EngineEvent =
@@ -171,13 +214,13 @@ export type EngineEvent =
   | { type: 'queuePurged'; path: string; purged: number }
   | { type: 'messageArrived'; path: string; lookupId: number; id: string; classCode: number }
   | { type: 'messageRemoved'; path: string; lookupId: number; reason: RemovalReason }
-  | { type: 'settingChanged'; name: string; value: number; pending: number | null }
+  | { type: 'settingChanged'; name: string; value: number | null; pending: number | null }
   | { type: 'serviceRestarted' };
 
 export type EngineListener = (event: EngineEvent) => void;
 
 /** Re-exported so hosts need only the engine's types. */
-export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };
+export type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };
 
 /** What the queue manager offers its host. One method per operation of core/api, plus lifecycle. */
 export interface QueueManagerApi {
@@ -201,6 +244,13 @@ export interface QueueManagerApi {
   /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
   receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
+  /** Opens a cursor before the first message of a queue (R-C2); returns its handle. */
+  openCursor(path: string): string;
+  /** Peeks at the cursor's message (`current`) or moves it on (`next`), waiting up to timeoutMs (R-C4). */
+  cursorPeek(input: CursorPeekInput): Promise<MessageInfo>;
+  /** Receives the message at the cursor; the cursor then stands after it (R-C3). */
+  cursorReceive(input: CursorReceiveInput): Promise<MessageInfo>;
+  closeCursor(cursor: string): void;
   /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
   isRemotePath(path: string): boolean;
   browse(input: BrowseInput): BrowsePage;
@@ -212,6 +262,32 @@ export interface QueueManagerApi {
     lookupIds: number[],
     target: string,
   ): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }>;
+  /**
+   * Moves one message: MoveMessage between a queue and its subqueues (R-S3, the subqueue opens on first
+   * use), or through the arrival path to any other queue. Throws when it cannot; the message stays.
+   */
+  moveMessage(path: string, lookupId: number, target: string): Promise<void>;
+  /** Rejects a message (R-S8): it leaves its queue; its sender gets NACK_RECEIVE_REJECTED when asked. */
+  rejectMessage(path: string, lookupId: number): Promise<void>;
+  /** Resends dead letters to their destinations with fresh timers; all of them when no lookup IDs are given. */
+  resendDeadLetters(
+    path: string,
+    lookupIds?: number[],
+  ): Promise<{
+    resent: number;
+    failed: { lookupId: number; destination: string | null; error: { code: ErrorCode; message: string } }[];
+  }>;
+  /** One page of a queue's messages for export, and where the next page starts (null at the end). */
+  exportMessages(
+    path: string,
+    after: string | undefined,
+    limit: number,
+  ): { messages: ExportedMessage[]; next: string | null };
+  /**
+   * Stores exported messages in a queue as they were (`asIs`), or sends them there as new messages from this
+   * computer (`asNew`: new IDs, class NORMAL, timers from now); the whole batch or nothing. Returns how many.
+   */
+  importMessages(path: string, messages: ExportedMessage[], mode?: ImportMode): Promise<number>;
   findMessage(id: string): MessageLocation[];
   acknowledgmentsFor(id: string): MessageLocation[];
   arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }>;
@@ -224,7 +300,8 @@ export interface QueueManagerApi {
   /** Messages of a queue per class, most frequent first. */
   classCounts(path: string): ClassCount[];
   listSettings(): SettingInfo[];
-  setSetting(name: string, value: number): SettingInfo;
+  /** null makes a setting that may be absent (XactDelayReceiveNack) absent again. */
+  setSetting(name: string, value: number | null): SettingInfo;
   on(listener: EngineListener): () => void;
   /** Aborts open transactions, fails waiting receives with SERVICE_NOT_AVAILABLE, flushes and closes the store. */
   close(): Promise<void>;

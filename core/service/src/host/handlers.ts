@@ -21,7 +21,11 @@ export interface CallContext {
 }
 
 /** Operations whose reply carries messages they take: they wait while the caller is behind in reading. */
-export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['receive', 'receiveBatch']);
+export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>([
+  'receive',
+  'receiveBatch',
+  'cursorReceive',
+]);
 
 /** Handlers that also see the call context. */
 export type ContextualHandlers = {
@@ -96,6 +100,18 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       return { messages };
     },
     peek: async (input, { signal }) => engine().peek({ ...input, signal }),
+    cursorOpen: async ({ path }) => ({ cursor: engine().openCursor(path) }),
+    cursorPeek: async (input, { signal }) => engine().cursorPeek({ ...input, signal }),
+    cursorReceive: async (input, { signal, deliver }) => {
+      touch(input.transaction);
+      const message = await engine().cursorReceive({ ...input, signal, deliver });
+      touch(input.transaction);
+      return message;
+    },
+    cursorClose: async ({ cursor }) => {
+      engine().closeCursor(cursor);
+      return {};
+    },
     browse: async (input) => engine().browse(input),
     messageGet: async ({ path, lookupId }) => engine().getMessage(path, lookupId),
     messageDelete: async ({ path, lookupId }) => {
@@ -104,6 +120,19 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
     },
     messagesDelete: async ({ path, lookupIds }) => ({ deleted: engine().deleteMessages(path, lookupIds) }),
     messagesMove: async ({ path, lookupIds, target }) => engine().moveMessages(path, lookupIds, target),
+    messageMove: async ({ path, lookupId, target }) => {
+      await engine().moveMessage(path, lookupId, target);
+      return {};
+    },
+    messageReject: async ({ path, lookupId }) => {
+      await engine().rejectMessage(path, lookupId);
+      return {};
+    },
+    resend: async ({ path, lookupIds }) => engine().resendDeadLetters(path, lookupIds),
+    messagesExport: async ({ path, after, limit }) => engine().exportMessages(path, after, limit ?? 1_000),
+    messagesImport: async ({ path, messages, mode }) => ({
+      imported: await engine().importMessages(path, messages, mode),
+    }),
     messageFind: async ({ id }) => engine().findMessage(id),
     acknowledgmentsFor: async ({ id }) => engine().acknowledgmentsFor(id),
     messageArrive: async ({ path, message }) => engine().arrive(path, message),
