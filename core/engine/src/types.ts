@@ -113,6 +113,24 @@ export interface ReceiveBatchInput {
   deliver?: Deliver<MessageInfo[]> | undefined;
 }
 
+/** A peek at a cursor: the message it stands at (`current`, the default) or the one after (`next`). */
+export interface CursorPeekInput {
+  cursor: string;
+  action?: 'current' | 'next' | undefined;
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** A receive at a cursor (RECEIVE_CURRENT). */
+export interface CursorReceiveInput {
+  cursor: string;
+  timeoutMs?: number | undefined;
+  transaction?: string | undefined;
+  transactional?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  deliver?: Deliver<MessageInfo> | undefined;
+}
+
 export interface PeekInput {
   path: string;
   timeoutMs?: number | undefined;
@@ -231,6 +249,13 @@ export interface QueueManagerApi {
   /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
   receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
+  /** Opens a cursor before the first message of a queue (R-C2); returns its handle. */
+  openCursor(path: string): string;
+  /** Peeks at the cursor's message (`current`) or moves it on (`next`), waiting up to timeoutMs (R-C4). */
+  cursorPeek(input: CursorPeekInput): Promise<MessageInfo>;
+  /** Receives the message at the cursor; the cursor then stands after it (R-C3). */
+  cursorReceive(input: CursorReceiveInput): Promise<MessageInfo>;
+  closeCursor(cursor: string): void;
   /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
   isRemotePath(path: string): boolean;
   browse(input: BrowseInput): BrowsePage;

@@ -22,7 +22,11 @@ export interface CallContext {
 }
 
 /** Operations whose reply carries messages they take: they wait while the caller is behind in reading. */
-export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['receive', 'receiveBatch']);
+export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>([
+  'receive',
+  'receiveBatch',
+  'cursorReceive',
+]);
 
 /** Handlers that also see the call context. */
 export type ContextualHandlers = {
@@ -97,6 +101,18 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       return { messages };
     },
     peek: async (input, { signal }) => engine().peek({ ...input, signal }),
+    cursorOpen: async ({ path }) => ({ cursor: engine().openCursor(path) }),
+    cursorPeek: async (input, { signal }) => engine().cursorPeek({ ...input, signal }),
+    cursorReceive: async (input, { signal, deliver }) => {
+      touch(input.transaction);
+      const message = await engine().cursorReceive({ ...input, signal, deliver });
+      touch(input.transaction);
+      return message;
+    },
+    cursorClose: async ({ cursor }) => {
+      engine().closeCursor(cursor);
+      return {};
+    },
     browse: async (input) => engine().browse(input),
     messageGet: async ({ path, lookupId }) => engine().getMessage(path, lookupId),
     messageDelete: async ({ path, lookupId }) => {
