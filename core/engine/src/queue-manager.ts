@@ -30,7 +30,7 @@ import { Waiters, type WaiterKind } from './waiters.js';
 import { Claims } from './claims.js';
 import { ReceiveCursors } from './receive-cursors.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
-import { countFitting, handOver } from './delivery.js';
+import { countFitting, prepareDelivery } from './delivery.js';
 import { makeDraft, type Draft } from './drafts.js';
 import { removeMessage } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
@@ -62,6 +62,7 @@ import {
   type CursorReceiveInput,
   type Clock,
   type Deliver,
+  type WriteReply,
   type EngineEvent,
   type EngineListener,
   type ImportMode,
@@ -536,9 +537,10 @@ class QueueManager implements QueueManagerApi {
   }
 
   /**
-   * The delivery step shared by every receive path: the claimed messages are removed (or join their
-   * transaction) only once the caller has handed the reply to its transport; when it cannot, the claims are
-   * released and the messages stay exactly where they were.
+   * The delivery step shared by every receive path. The caller first makes sure the reply can reach it; when
+   * it cannot, the claims are released and the messages stay exactly where they were. A plain receive then
+   * commits the removal and only then writes the reply (a crash in between loses the reply, never duplicates
+   * the message); a transactional one writes it and joins its transaction, whose commit is the client's.
    */
   private async deliverClaimed<T>(
     messages: StoredMessage[],
@@ -547,17 +549,40 @@ class QueueManager implements QueueManagerApi {
     signal: AbortSignal | undefined,
     tx: Transaction | undefined,
   ): Promise<void> {
-    const delivery = handOver(reply, deliver, signal);
-    tx?.delivering.add(delivery);
+    if (!tx) {
+      let write: WriteReply;
+      try {
+        write = await prepareDelivery(reply, deliver, signal);
+      } catch (error) {
+        this.releaseClaims(messages, true);
+        throw error;
+      }
+      await this.finishReceives(messages);
+      return write();
+    }
+    const delivery = this.deliverInTransaction(messages, reply, deliver, signal, tx);
+    tx.delivering.add(delivery);
     try {
       await delivery;
+    } finally {
+      tx.delivering.delete(delivery);
+    }
+  }
+
+  private async deliverInTransaction<T>(
+    messages: StoredMessage[],
+    reply: T,
+    deliver: Deliver<T> | undefined,
+    signal: AbortSignal | undefined,
+    tx: Transaction,
+  ): Promise<void> {
+    try {
+      const write = await prepareDelivery(reply, deliver, signal);
+      await write();
     } catch (error) {
       this.releaseClaims(messages, true);
       throw error;
-    } finally {
-      tx?.delivering.delete(delivery);
     }
-    if (!tx) return this.finishReceives(messages);
     // Aborted while the reply was on its way (R-D5): the messages go back as the abort's other receives did.
     if (this.transactions.isOpen(tx)) tx.receives.push(...messages);
     else this.releaseClaims(messages, true);
