@@ -93,7 +93,7 @@ class QueueManager implements QueueManagerApi {
   private readonly touchedQueues = new Set<number>();
   private readonly waiters: Waiters;
   private readonly claims = new Claims();
-  private readonly cursors: ReceiveCursors;
+  private readonly receiveCursors: ReceiveCursors;
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
@@ -127,7 +127,7 @@ class QueueManager implements QueueManagerApi {
   ) {
     const effects = new Effects();
     this.waiters = new Waiters(clock);
-    this.cursors = new ReceiveCursors(store.readyOrder, this.claims);
+    this.receiveCursors = new ReceiveCursors(store.readyOrder, this.claims);
     this.runner = new UnitRunner(store, effects, sequences);
     this.startedMs = clock.now();
     // Restart-required settings are read once, here (reference §5 decisions).
@@ -148,7 +148,7 @@ class QueueManager implements QueueManagerApi {
       xactDeadLetterAlways: settings.get('XactDeadLetterAlways') === 1,
       emit: (event) => this.emit(event),
       wake: (queueId, arrived) => {
-        if (arrived) this.cursors.arrived(queueId, arrived);
+        if (arrived) this.receiveCursors.arrived(queueId, arrived);
         this.waiters.wake(queueId);
       },
       touched: (queueId) => this.touchedQueues.add(queueId),
@@ -179,7 +179,7 @@ class QueueManager implements QueueManagerApi {
       draftContext: () => this.draftContext(),
       forget: (queue) => {
         this.registry.remove(queue);
-        this.cursors.forget(queue.id);
+        this.receiveCursors.forget(queue.id);
         this.trafficMeter.forget(queue.id);
       },
     };
@@ -648,7 +648,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   private firstUnclaimed(queue: QueueRecord, count: number): StoredMessage[] {
-    return this.cursors.first(queue.id, count, false);
+    return this.receiveCursors.first(queue.id, count, false);
   }
 
   private async claimFirst(
@@ -658,7 +658,7 @@ class QueueManager implements QueueManagerApi {
   ): Promise<StoredMessage> {
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
-      const found = this.cursors.first(queue.id, 1, true)[0];
+      const found = this.receiveCursors.first(queue.id, 1, true)[0];
       if (found) return found;
       await this.waitFor(queue, deadline, signal);
     }
@@ -666,7 +666,7 @@ class QueueManager implements QueueManagerApi {
 
   private claimMore(queue: QueueRecord, count: number): StoredMessage[] {
     if (count <= 0) return [];
-    return this.cursors.first(queue.id, count, true);
+    return this.receiveCursors.first(queue.id, count, true);
   }
 
   /** Waits for an arrival until the deadline; IO_TIMEOUT when it passes (CLI exit 3). */
@@ -732,11 +732,11 @@ class QueueManager implements QueueManagerApi {
       queues.add(m.queueId);
       if (undone && reason) owed.push({ message: m, reason });
       else if (undone) {
-        this.cursors.putBack(m.queueId, m);
+        this.receiveCursors.putBack(m.queueId, m);
         this.waiters.wake(m.queueId);
       }
     }
-    for (const queueId of queues) this.cursors.settled(queueId);
+    for (const queueId of queues) this.receiveCursors.settled(queueId);
     if (owed.length === 0) return;
     void this.execute(
       owed.some((o) => o.message.table === 'main'),
