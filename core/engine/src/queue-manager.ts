@@ -30,7 +30,7 @@ import { Waiters, type WaiterKind } from './waiters.js';
 import { Claims } from './claims.js';
 import { ReceiveCursors } from './receive-cursors.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
-import { countFitting, handOver } from './delivery.js';
+import { countFitting, prepareDelivery } from './delivery.js';
 import { makeDraft, type Draft } from './drafts.js';
 import { removeMessage } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
@@ -62,6 +62,7 @@ import {
   type CursorReceiveInput,
   type Clock,
   type Deliver,
+  type WriteReply,
   type EngineEvent,
   type EngineListener,
   type ImportMode,
@@ -92,7 +93,7 @@ class QueueManager implements QueueManagerApi {
   private readonly touchedQueues = new Set<number>();
   private readonly waiters: Waiters;
   private readonly claims = new Claims();
-  private readonly cursors: ReceiveCursors;
+  private readonly receiveCursors: ReceiveCursors;
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
@@ -101,7 +102,8 @@ class QueueManager implements QueueManagerApi {
   private readonly core: Core;
   private readonly ctx: EngineContext;
   private readonly maintenance: Maintenance;
-  private readonly cursors = new CursorTable();
+  /** Application cursors (R-C2–R-C5); `cursors` are the receive-order cursors of the store. */
+  private readonly appCursors = new CursorTable();
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
@@ -125,7 +127,7 @@ class QueueManager implements QueueManagerApi {
   ) {
     const effects = new Effects();
     this.waiters = new Waiters(clock);
-    this.cursors = new ReceiveCursors(store.readyOrder, this.claims);
+    this.receiveCursors = new ReceiveCursors(store.readyOrder, this.claims);
     this.runner = new UnitRunner(store, effects, sequences);
     this.startedMs = clock.now();
     // Restart-required settings are read once, here (reference §5 decisions).
@@ -146,7 +148,7 @@ class QueueManager implements QueueManagerApi {
       xactDeadLetterAlways: settings.get('XactDeadLetterAlways') === 1,
       emit: (event) => this.emit(event),
       wake: (queueId, arrived) => {
-        if (arrived) this.cursors.arrived(queueId, arrived);
+        if (arrived) this.receiveCursors.arrived(queueId, arrived);
         this.waiters.wake(queueId);
       },
       touched: (queueId) => this.touchedQueues.add(queueId),
@@ -177,7 +179,7 @@ class QueueManager implements QueueManagerApi {
       draftContext: () => this.draftContext(),
       forget: (queue) => {
         this.registry.remove(queue);
-        this.cursors.forget(queue.id);
+        this.receiveCursors.forget(queue.id);
         this.trafficMeter.forget(queue.id);
       },
     };
@@ -536,9 +538,10 @@ class QueueManager implements QueueManagerApi {
   }
 
   /**
-   * The delivery step shared by every receive path: the claimed messages are removed (or join their
-   * transaction) only once the caller has handed the reply to its transport; when it cannot, the claims are
-   * released and the messages stay exactly where they were.
+   * The delivery step shared by every receive path. The caller first makes sure the reply can reach it; when
+   * it cannot, the claims are released and the messages stay exactly where they were. A plain receive then
+   * commits the removal and only then writes the reply (a crash in between loses the reply, never duplicates
+   * the message); a transactional one writes it and joins its transaction, whose commit is the client's.
    */
   private async deliverClaimed<T>(
     messages: StoredMessage[],
@@ -547,17 +550,40 @@ class QueueManager implements QueueManagerApi {
     signal: AbortSignal | undefined,
     tx: Transaction | undefined,
   ): Promise<void> {
-    const delivery = handOver(reply, deliver, signal);
-    tx?.delivering.add(delivery);
+    if (!tx) {
+      let write: WriteReply;
+      try {
+        write = await prepareDelivery(reply, deliver, signal);
+      } catch (error) {
+        this.releaseClaims(messages, true);
+        throw error;
+      }
+      await this.finishReceives(messages);
+      return write();
+    }
+    const delivery = this.deliverInTransaction(messages, reply, deliver, signal, tx);
+    tx.delivering.add(delivery);
     try {
       await delivery;
+    } finally {
+      tx.delivering.delete(delivery);
+    }
+  }
+
+  private async deliverInTransaction<T>(
+    messages: StoredMessage[],
+    reply: T,
+    deliver: Deliver<T> | undefined,
+    signal: AbortSignal | undefined,
+    tx: Transaction,
+  ): Promise<void> {
+    try {
+      const write = await prepareDelivery(reply, deliver, signal);
+      await write();
     } catch (error) {
       this.releaseClaims(messages, true);
       throw error;
-    } finally {
-      tx?.delivering.delete(delivery);
     }
-    if (!tx) return this.finishReceives(messages);
     // Aborted while the reply was on its way (R-D5): the messages go back as the abort's other receives did.
     if (this.transactions.isOpen(tx)) tx.receives.push(...messages);
     else this.releaseClaims(messages, true);
@@ -567,11 +593,11 @@ class QueueManager implements QueueManagerApi {
 
   openCursor(path: string): string {
     const queue = this.resolveForReading('peek', path);
-    return this.cursors.open(queue.id, this.clock.now()).id;
+    return this.appCursors.open(queue.id, this.clock.now()).id;
   }
 
   async cursorPeek(input: CursorPeekInput): Promise<MessageInfo> {
-    const cursor = this.cursors.get(input.cursor, this.clock.now());
+    const cursor = this.appCursors.get(input.cursor, this.clock.now());
     const queue = this.cursorQueue(cursor.queueId);
     const found = await locate(this.ctx, cursor, queue, input.action ?? 'current', input.timeoutMs ?? 0, input.signal);
     moveTo(cursor, found, false);
@@ -580,7 +606,7 @@ class QueueManager implements QueueManagerApi {
 
   /** Receives the message at the cursor (RECEIVE_CURRENT); the cursor then stands after it (R-C3). */
   async cursorReceive(input: CursorReceiveInput): Promise<MessageInfo> {
-    const cursor = this.cursors.get(input.cursor, this.clock.now());
+    const cursor = this.appCursors.get(input.cursor, this.clock.now());
     const queue = this.cursorQueue(cursor.queueId);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if ((tx || input.transactional) && !queue.transactional)
@@ -598,7 +624,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   closeCursor(cursor: string): void {
-    this.cursors.close(cursor);
+    this.appCursors.close(cursor);
   }
 
   private cursorQueue(queueId: number): QueueRecord {
@@ -622,7 +648,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   private firstUnclaimed(queue: QueueRecord, count: number): StoredMessage[] {
-    return this.cursors.first(queue.id, count, false);
+    return this.receiveCursors.first(queue.id, count, false);
   }
 
   private async claimFirst(
@@ -632,7 +658,7 @@ class QueueManager implements QueueManagerApi {
   ): Promise<StoredMessage> {
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
-      const found = this.cursors.first(queue.id, 1, true)[0];
+      const found = this.receiveCursors.first(queue.id, 1, true)[0];
       if (found) return found;
       await this.waitFor(queue, deadline, signal);
     }
@@ -640,7 +666,7 @@ class QueueManager implements QueueManagerApi {
 
   private claimMore(queue: QueueRecord, count: number): StoredMessage[] {
     if (count <= 0) return [];
-    return this.cursors.first(queue.id, count, true);
+    return this.receiveCursors.first(queue.id, count, true);
   }
 
   /** Waits for an arrival until the deadline; IO_TIMEOUT when it passes (CLI exit 3). */
@@ -706,11 +732,11 @@ class QueueManager implements QueueManagerApi {
       queues.add(m.queueId);
       if (undone && reason) owed.push({ message: m, reason });
       else if (undone) {
-        this.cursors.putBack(m.queueId, m);
+        this.receiveCursors.putBack(m.queueId, m);
         this.waiters.wake(m.queueId);
       }
     }
-    for (const queueId of queues) this.cursors.settled(queueId);
+    for (const queueId of queues) this.receiveCursors.settled(queueId);
     if (owed.length === 0) return;
     void this.execute(
       owed.some((o) => o.message.table === 'main'),
@@ -879,7 +905,7 @@ class QueueManager implements QueueManagerApi {
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();
       this.maintenance.tick(this.clock.now());
-      this.cursors.sweep(this.clock.now());
+      this.appCursors.sweep(this.clock.now());
     } finally {
       this.scheduleTick();
     }
