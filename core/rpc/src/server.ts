@@ -3,10 +3,10 @@
  * limits calls in flight, and applies backpressure. No reply can crash the process: every send path catches,
  * answers with an error frame where it still can, and logs.
  */
-import { QkError, type Envelope, type ErrorBody } from '@qk/model';
+import { QkError, silentLogger, type Envelope, type ErrorBody } from '@qk/model';
 import { clientFrameSchema, idOf, parseJson } from './frames.js';
 import { DEFAULT_LIMITS, resultText, utf8Length, type ConnectionLimits } from './limits.js';
-import { describeFailure, silentLogger, type RpcLogger } from './logger.js';
+import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
 
 /** What a call gets from the connection besides its input. */
