@@ -74,3 +74,12 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** A message file (docs/message-file-format.md): its header line and its messages. */
+export function readMessageFile(text: string): {
+  header: { format: string; version: number; computer: string; path: string };
+  messages: Array<{ label: string; bodyBase64: string; id: string; classCode: number }>;
+} {
+  const [first, ...rest] = text.trimEnd().split('\n');
+  return { header: JSON.parse(first ?? '{}'), messages: rest.map((line) => JSON.parse(line)) };
+}
