@@ -1,5 +1,5 @@
 /** An in-memory ConsoleClient for store and component tests: enough of a queue manager to drive the console. */
-import { vi } from 'vitest';
+import { type Mocked, vi } from 'vitest';
 import type { QkEvent } from '@qk/api';
 import type { MessageInfo, QueueInfo, SettingInfo } from '@qk/model';
 import { ApiError, type ConsoleClient } from '../../../renderer/src/client/console-client.js';
@@ -88,7 +88,7 @@ const settings: SettingInfo[] = [
 ];
 
 /** The fake and its knobs. */
-export type FakeClient = ConsoleClient & {
+export type FakeClient = Mocked<ConsoleClient> & {
   queues: Map<string, QueueInfo>;
   messages: Map<string, MessageInfo[]>;
   emit(event: QkEvent): void;
