@@ -9,7 +9,13 @@ import { unreachable, unwrap, type Transport } from './transport.js';
 
 interface Pending {
   resolve(value: unknown): void;
-  reject(error: unknown): void;
+  reject(error: Error): void;
+}
+
+/** A frame's text, whichever of ws's buffer shapes it came in. */
+function frameText(data: WebSocket.RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
 }
 
 /** The WebSocket URL of a service URL. */
@@ -29,7 +35,7 @@ export class WebSocketTransport implements Transport {
   private constructor(ws: WebSocket) {
     this.#ws = ws;
     this.#closed = new Promise((resolve) => ws.once('close', () => resolve()));
-    ws.on('message', (data) => this.#onFrame(data.toString()));
+    ws.on('message', (data) => this.#onFrame(frameText(data)));
     ws.on('close', (code, reason) => {
       this.#closedError = new QkError(
         'SERVICE_NOT_AVAILABLE',
@@ -160,7 +166,8 @@ export class WebSocketTransport implements Transport {
       try {
         pending.resolve(unwrap(frame));
       } catch (error) {
-        pending.reject(error);
+        // unwrap throws the service's QkError; anything else is a bug here, still reported to the caller.
+        pending.reject(error instanceof Error ? error : new QkError('INTERNAL', String(error)));
       }
     });
   }

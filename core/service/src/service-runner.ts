@@ -69,7 +69,14 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   let markStopped!: () => void;
   const stopped = new Promise<void>((done) => (markStopped = done));
   let stopping: Promise<void> | undefined;
-  const onSignal = (): void => void stop();
+  // A stop asked for by a signal or by serviceStop has nobody to return its failure to: say it, exit non-zero.
+  const stopOnRequest = (): void => {
+    stop().catch((error: unknown) => {
+      process.exitCode = 1;
+      process.stderr.write(`qk service: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    });
+  };
+  const onSignal = stopOnRequest;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       try {
@@ -88,7 +95,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     })();
     return stopping;
   };
-  host.onStopRequested(() => void stop());
+  host.onStopRequested(stopOnRequest);
   if (options.handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

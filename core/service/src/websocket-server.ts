@@ -6,7 +6,7 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { clientFrameSchema, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
+import { clientFrameSchema, toErrorBody, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
 import type { ServiceHost } from './host.js';
 import { bearerToken, tokenMatches } from './token.js';
 
@@ -22,6 +22,12 @@ export interface WebSocketChannel {
   readonly connections: number;
   /** Closes every connection (1001 going away) and stops accepting new ones. */
   close(): Promise<void>;
+}
+
+/** A frame's text, whichever of ws's buffer shapes it came in. */
+function frameText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return Buffer.concat(Array.isArray(data) ? data : [Buffer.from(data)]).toString('utf8');
 }
 
 function rejectUpgrade(socket: Duplex, status: number, text: string): void {
@@ -106,10 +112,10 @@ function serveConnection(ws: WebSocket, host: ServiceHost, connectionId: string)
     ws.send(JSON.stringify(frame));
   };
 
-  ws.on('message', (data: RawData, isBinary: boolean) => {
+  ws.on('message', (data: RawData) => {
     let raw: unknown;
     try {
-      raw = JSON.parse(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString());
+      raw = JSON.parse(frameText(data));
     } catch {
       ws.close(1007, 'frames must be JSON');
       return;
@@ -132,11 +138,18 @@ function serveConnection(ws: WebSocket, host: ServiceHost, connectionId: string)
     const frame = parsed.data;
     switch (frame.type) {
       case 'call':
-        void host.call(frame.op, frame.input, { signal: aborter.signal, connectionId }).then((envelope) => {
-          // A transaction begun while the socket was closing would otherwise be orphaned.
-          if (aborter.signal.aborted) host.transactions.connectionClosed(connectionId);
-          send({ type: 'result', id: frame.id, ...envelope });
-        });
+        host
+          .call(frame.op, frame.input, { signal: aborter.signal, connectionId })
+          .then((envelope) => {
+            // A transaction begun while the socket was closing would otherwise be orphaned.
+            if (aborter.signal.aborted) host.transactions.connectionClosed(connectionId);
+            send({ type: 'result', id: frame.id, ...envelope });
+          })
+          .catch((error: unknown) => {
+            // call() turns operation errors into envelopes; what reaches here broke after it (audit, send).
+            process.stderr.write(`qk service: ${frame.op} call over WebSocket failed: ${String(error)}\n`);
+            send({ type: 'result', id: frame.id, ok: false, error: toErrorBody(error) });
+          });
         return;
       case 'subscribe':
         unsubscribe ??= host.subscribe((event: QkEvent) => send({ type: 'event', event }));
