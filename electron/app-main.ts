@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type WebContents } from 'electron';
+import { app, type BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type WebContents } from 'electron';
 import { connectHost, type HostConnection } from './host-connection.js';
 import { registerIpc } from './ipc.js';
 import { applicationMenuTemplate } from './menu.js';

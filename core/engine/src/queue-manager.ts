@@ -351,8 +351,7 @@ class QueueManager implements QueueManagerApi {
       if (from.kind !== 'private' && from.kind !== 'public')
         throw new QkError('INVALID_PARAMETER', `--from must name an application queue of this computer.`);
     }
-    const destination =
-      'kind' in target && target.kind === 'remote' ? target.formatName : this.registry.pathOf(target as QueueRecord);
+    const destination = 'kind' in target && target.kind === 'remote' ? target.formatName : this.registry.pathOf(target);
     const draft = makeDraft(props, destination, transactional, this.draftContext());
     return { draft, target, from };
   }
@@ -381,9 +380,8 @@ class QueueManager implements QueueManagerApi {
 
   private currentTarget(target: SendTarget): QueueRecord {
     if ('kind' in target && target.kind === 'remote') return this.outgoingQueue(target.formatName, target.key);
-    const queue = this.registry.get((target as QueueRecord).id);
-    if (!queue)
-      throw new QkError('QUEUE_NOT_FOUND', `The queue '${this.registry.pathOf(target as QueueRecord)}' was deleted.`);
+    const queue = this.registry.get(target.id);
+    if (!queue) throw new QkError('QUEUE_NOT_FOUND', `The queue '${this.registry.pathOf(target)}' was deleted.`);
     return queue;
   }
 

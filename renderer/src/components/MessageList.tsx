@@ -70,11 +70,7 @@ export function MessageList({ caption }: { caption: string }) {
     state: { columnVisibility, columnOrder: visibleColumns, columnSizing: columnSizes },
     onColumnSizingChange: (updater) => {
       const current = store.getState().columnSizes;
-      store
-        .getState()
-        .setColumnSizes(
-          typeof updater === 'function' ? (updater as (old: ColumnSizingState) => ColumnSizingState)(current) : updater,
-        );
+      store.getState().setColumnSizes(typeof updater === 'function' ? updater(current) : updater);
     },
   });
   const visibleLeafColumns = table.getVisibleLeafColumns();

@@ -261,7 +261,7 @@ export function createFakeClient(
     sendBatch: vi.fn(
       async ({ messages: items }: { messages: Array<{ path: string; message: { label?: string } }> }) => {
         const ids: string[] = [];
-        for (const item of items) ids.push((await fake.send(item as never)).id);
+        for (const item of items) ids.push((await fake.send(item)).id);
         return { ids };
       },
     ),

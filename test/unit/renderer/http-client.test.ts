@@ -36,7 +36,7 @@ describe('HTTP/WebSocket client', () => {
     const client = createHttpClient({
       baseUrl: 'http://127.0.0.1:9/',
       token: 't0k',
-      fetchImpl: fetchImpl as never,
+      fetchImpl: fetchImpl,
       WebSocketImpl: FakeSocket as never,
       calls: 'http',
     });
@@ -57,7 +57,7 @@ describe('HTTP/WebSocket client', () => {
     const client = createHttpClient({
       baseUrl: 'http://h:1',
       token: 't',
-      fetchImpl: fetchImpl as never,
+      fetchImpl: fetchImpl,
       WebSocketImpl: FakeSocket as never,
       calls: 'http',
     });
@@ -73,7 +73,7 @@ describe('HTTP/WebSocket client', () => {
     const client = createHttpClient({
       baseUrl: 'http://h:1',
       token: 't',
-      fetchImpl: fetchImpl as never,
+      fetchImpl: fetchImpl,
       WebSocketImpl: FakeSocket as never,
       calls: 'http',
     });
