@@ -80,6 +80,9 @@ export function runMain(bundleDir: string): void {
     event.preventDefault();
     stopping = true;
     disposeIpc?.();
-    void host.stop().finally(() => app.quit());
+    host
+      .stop()
+      .catch((error: unknown) => console.error('Queuekeeper: the service did not stop cleanly:', error))
+      .finally(() => app.quit());
   });
 }

@@ -1,5 +1,5 @@
 /** The console window with the secure defaults fixed in one place (Electron's security checklist). */
-import { BrowserWindow, session, type BrowserWindowConstructorOptions, type WebContents } from 'electron';
+import { BrowserWindow, dialog, session, type BrowserWindowConstructorOptions, type WebContents } from 'electron';
 
 /** The renderer's policy; the same as the meta tag of renderer/index.html, sent as a header where headers exist. */
 export const CONSOLE_CSP =
@@ -53,6 +53,10 @@ export function createMainWindow(options: { preloadPath: string; indexHtml: stri
   const window = new BrowserWindow(secureWindowOptions(options.preloadPath));
   lockDown(window.webContents);
   window.once('ready-to-show', () => window.show());
-  void window.loadFile(options.indexHtml);
+  window.loadFile(options.indexHtml).catch((error: unknown) => {
+    // A console that did not load is an empty window: say why instead.
+    console.error('Queuekeeper: the console did not load:', error);
+    dialog.showErrorBox('Queuekeeper', `The console did not load from ${options.indexHtml}:\n${String(error)}`);
+  });
   return window;
 }
