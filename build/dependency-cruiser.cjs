@@ -11,9 +11,12 @@ const allowed = {
   store: ['model'],
   engine: ['model', 'store'],
   api: ['model'],
-  // The service layer may import everything in core (DESIGN); its qk-main entry wires the CLI to it.
-  service: ['model', 'store', 'engine', 'api', 'client', 'cli'],
-  client: ['model', 'api'],
+  // The service hosts everything below it; never the CLI: `qk service start` reaches the service runner through
+  // bin/qk-entry.ts, the composition root that joins core/cli and core/service (the only code that may).
+  service: ['model', 'store', 'engine', 'api', 'rpc', 'network'],
+  // One call protocol for every connection, browser-safe: the renderer imports it too.
+  rpc: ['model'],
+  client: ['model', 'api', 'rpc'],
   cli: ['model', 'api', 'client'],
 };
 
@@ -48,6 +51,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^core/' },
       to: { path: '^(electron|renderer)/' },
+    },
+    {
+      name: 'nothing-imports-the-composition-root',
+      severity: 'error',
+      comment: 'bin/ joins the layers (the qk entry); a layer importing it would import every other layer.',
+      from: { path: ours },
+      to: { path: '^bin/' },
     },
     {
       name: 'renderer-imports-only-api-and-model',

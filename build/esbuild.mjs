@@ -34,7 +34,7 @@ const requireBanner =
 const jobs = [
   {
     name: 'cli',
-    entry: 'core/service/src/qk-main.ts',
+    entry: 'bin/qk-entry.ts',
     // Split so that `service start` alone loads the HTTP server and the engine: every other command starts faster.
     options: {
       format: 'esm',

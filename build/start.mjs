@@ -1,12 +1,14 @@
-// `npm start`: build, then open the desktop console. With the Electron runtime, that is the Electron app.
-// Without it (it cannot be downloaded on every machine) the service runs here in the foreground and serves the
-// same console to a browser at http://127.0.0.1:PORT/#token=TOKEN — never a dead end. Ctrl+C stops it cleanly.
+// `npm start`: build, then open the desktop console. That is the Electron app, its runtime installed on first use
+// by Electron's own installer (electron-runtime.mjs). Where it cannot open (the download fails, no display), one
+// line says why, and the service runs here in the foreground and serves the same console to a browser at
+// http://127.0.0.1:PORT/#token=TOKEN — never a dead end. Ctrl+C stops it cleanly.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronCannotRun, ensureElectron, fallbackLine } from './electron-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_PORT = 8185;
@@ -39,20 +41,6 @@ function build() {
       'npm start: the console could not be built (npm run build:renderer); a basic page will be served instead.\n',
     );
   }
-}
-
-/**
- * The Electron binary, found the way node_modules/electron/index.js finds it, but without require('electron')
- * (which throws when the download failed): path.txt names the binary inside dist/, or inside
- * $ELECTRON_OVERRIDE_DIST_PATH (where it defaults to `electron`).
- */
-function findElectron() {
-  const pkg = join(root, 'node_modules/electron');
-  const pathTxt = join(pkg, 'path.txt');
-  const relative = existsSync(pathTxt) ? readFileSync(pathTxt, 'utf8').trim() : null;
-  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
-  const binary = override ? join(override, relative || 'electron') : relative ? join(pkg, 'dist', relative) : null;
-  return binary && existsSync(binary) ? binary : null;
 }
 
 function defaultDataDir() {
@@ -142,9 +130,7 @@ async function runInBrowser() {
   if (running) {
     const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
     const url = `${running.url}/#token=${token}`;
-    say(
-      `Electron runtime not found (it could not be downloaded on this machine); a service already runs on ${dataDir}: console at ${url}`,
-    );
+    say(`A service already runs on ${dataDir}: console at ${url}`);
     const browser = openWindow(url);
     if (browser) browser.on('exit', () => process.exit(0));
     return;
@@ -166,11 +152,26 @@ async function runInBrowser() {
   }
   const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
   const url = `${service.url}/#token=${token}`;
-  say(`Electron runtime not found (it could not be downloaded on this machine); serving the console at ${url}`);
+  say(`Serving the console at ${url}`);
   browser = openWindow(url);
 }
 
+/**
+ * The Electron binary when the desktop app can open here, else null after one line that says why. The runtime is
+ * installed first even where it cannot run now (no display, root): it is downloaded once and the next session
+ * with a display uses it.
+ */
+async function desktopApp() {
+  const electron = await ensureElectron({ root, say });
+  const reason =
+    electron.reason ??
+    (existsSync(join(root, 'dist/electron/main.cjs')) ? electronCannotRun() : 'the Electron bundle was not built');
+  if (!reason) return electron.binary;
+  say(fallbackLine(reason));
+  return null;
+}
+
 build();
-const electron = findElectron();
-if (electron && existsSync(join(root, 'dist/electron/main.cjs'))) runElectron(electron);
+const electron = await desktopApp();
+if (electron) runElectron(electron);
 else await runInBrowser();

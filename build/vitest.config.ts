@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+/** `npm run drills` runs every drill at full size (minutes each); `npm test` runs their short forms. */
+const fullDrills = process.env['QK_DRILLS'] === 'full';
 const alias = {
   '@qk/model': `${root}core/model/src/index.ts`,
   '@qk/store': `${root}core/store/src/index.ts`,
@@ -37,6 +39,20 @@ export default defineConfig({
           hookTimeout: 60_000,
           // Each file starts real service processes; two cores run two files at a time.
           maxWorkers: 2,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'drills',
+          root,
+          include: ['test/drills/**/*.test.ts'],
+          environment: 'node',
+          // A drill loads the machine on purpose (crashes, floods, soak): one file at a time, and time to finish.
+          maxWorkers: 1,
+          fileParallelism: false,
+          testTimeout: fullDrills ? 45 * 60_000 : 5 * 60_000,
+          hookTimeout: 120_000,
         },
       },
     ],

@@ -3,18 +3,18 @@
  * folder, and the IPC bridge between them.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { app, type BrowserWindow, dialog, ipcMain, Menu, utilityProcess, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, utilityProcess, type WebContents } from 'electron';
+import { APP_INDEX_URL, handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { connectHost, type HostConnection } from './host-connection.js';
 import { registerIpc } from './ipc.js';
 import { applicationMenuTemplate } from './menu.js';
-import { createMainWindow, lockDown } from './window.js';
+import { CONSOLE_CSP, createMainWindow, lockDown } from './window.js';
 
 /** Where things are, relative to the bundled dist/electron/main.cjs. */
 export function appPaths(bundleDir: string, userData: string) {
   return {
     preload: join(bundleDir, 'preload.cjs'),
-    indexHtml: join(bundleDir, '..', 'renderer', 'index.html'),
+    rendererDir: join(bundleDir, '..', 'renderer'),
     hostScript: join(bundleDir, 'main.cjs'),
     dataDir: join(userData, 'data'),
   };
@@ -29,6 +29,11 @@ export function runMain(bundleDir: string): void {
   let window: BrowserWindow | null = null;
   let host: HostConnection | null = null;
   let disposeIpc: (() => void) | null = null;
+  // Both must happen before the app is ready: every renderer sandboxed whatever its options say, and app: a
+  // standard, secure scheme.
+  app.enableSandbox();
+  registerAppScheme(protocol);
+  const devTools = !app.isPackaged;
 
   app.on('second-instance', () => {
     if (!window) return;
@@ -40,7 +45,8 @@ export function runMain(bundleDir: string): void {
   app.whenReady().then(
     async () => {
       const paths = appPaths(bundleDir, app.getPath('userData'));
-      const template = applicationMenuTemplate(process.platform, app.getName());
+      handleAppProtocol(protocol, { rendererDir: paths.rendererDir, contentSecurityPolicy: CONSOLE_CSP });
+      const template = applicationMenuTemplate(process.platform, app.getName(), { devTools });
       Menu.setApplicationMenu(template ? Menu.buildFromTemplate(template) : null);
       try {
         // The utility process runs this same bundle; main.ts sends it to runHostProcess.
@@ -57,13 +63,13 @@ export function runMain(bundleDir: string): void {
         app.quit();
         return;
       }
-      window = createMainWindow({ preloadPath: paths.preload, indexHtml: paths.indexHtml });
+      window = createMainWindow({ preloadPath: paths.preload, url: APP_INDEX_URL, devTools });
       window.on('closed', () => {
         window = null;
       });
       disposeIpc = registerIpc(ipcMain, host, {
         webContents: () => window?.webContents ?? null,
-        indexUrl: pathToFileURL(paths.indexHtml).href,
+        indexUrl: APP_INDEX_URL,
       });
     },
     (error: unknown) => {

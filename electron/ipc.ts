@@ -1,6 +1,6 @@
 /**
  * The only user of ipcMain. One channel carries every contract operation; each call's sender is checked
- * (our window's webContents, a frame showing our own renderer file) before it reaches the service.
+ * (our window's webContents, its top frame showing our console page at app://console) before it reaches the service.
  */
 import { isOperationName, type Envelope, type QkEvent } from '@qk/api';
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
@@ -10,7 +10,7 @@ import type { HostApi } from './host-protocol.js';
 /** Whom the bridge serves. */
 export interface TrustedRenderer {
   webContents: () => WebContents | null;
-  /** `file://…/dist/renderer/index.html`, compared without query or hash. */
+  /** `app://console/index.html` (app-protocol.ts), compared without query or hash. */
   indexUrl: string;
 }
 
@@ -26,7 +26,7 @@ export function isTrustedSender(
   try {
     const url = new URL(frame.url);
     const expected = new URL(trusted.indexUrl);
-    return url.protocol === 'file:' && url.pathname === expected.pathname && url.host === expected.host;
+    return url.protocol === expected.protocol && url.host === expected.host && url.pathname === expected.pathname;
   } catch {
     return false;
   }

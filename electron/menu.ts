@@ -10,6 +10,7 @@ import type { MenuItemConstructorOptions } from 'electron';
 export function applicationMenuTemplate(
   platform: NodeJS.Platform,
   appName: string,
+  options: { devTools: boolean },
 ): MenuItemConstructorOptions[] | null {
   if (platform !== 'darwin') return null;
   return [
@@ -31,7 +32,8 @@ export function applicationMenuTemplate(
       label: 'View',
       submenu: [
         { role: 'reload' },
-        { role: 'toggleDevTools' },
+        // A packaged app has no DevTools (window.ts); the item would do nothing.
+        ...(options.devTools ? [{ role: 'toggleDevTools' } as const] : []),
         { type: 'separator' },
         { role: 'resetZoom' },
         { role: 'zoomIn' },

@@ -5,8 +5,11 @@ import { BrowserWindow, dialog, session, type BrowserWindowConstructorOptions, t
 export const CONSOLE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self' http: https: ws: wss:; base-uri 'none'; form-action 'none'";
 
-/** The options every console window gets; exported so a test can check each one. */
-export function secureWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+/**
+ * The options every console window gets; exported so a test can check each one. DevTools exist only in
+ * development: a packaged app has no way to open them (no menu item, no shortcut, no API that works).
+ */
+export function secureWindowOptions(preloadPath: string, devTools = false): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 800,
@@ -26,6 +29,8 @@ export function secureWindowOptions(preloadPath: string): BrowserWindowConstruct
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      experimentalFeatures: false,
+      devTools,
       spellcheck: false,
     },
   };
@@ -41,8 +46,16 @@ export function lockDown(contents: WebContents): void {
 
 let cspInstalled = false;
 
-/** Creates the window and loads the renderer file. */
-export function createMainWindow(options: { preloadPath: string; indexHtml: string }): BrowserWindow {
+/** What the window shows and with which preload; `devTools` is false in a packaged app. */
+export interface MainWindowOptions {
+  preloadPath: string;
+  /** The console's page: `app://console/index.html` (app-protocol.ts), never a file:// URL. */
+  url: string;
+  devTools: boolean;
+}
+
+/** Creates the window and loads the console. */
+export function createMainWindow(options: MainWindowOptions): BrowserWindow {
   if (!cspInstalled) {
     cspInstalled = true;
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
@@ -50,13 +63,13 @@ export function createMainWindow(options: { preloadPath: string; indexHtml: stri
     });
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   }
-  const window = new BrowserWindow(secureWindowOptions(options.preloadPath));
+  const window = new BrowserWindow(secureWindowOptions(options.preloadPath, options.devTools));
   lockDown(window.webContents);
   window.once('ready-to-show', () => window.show());
-  window.loadFile(options.indexHtml).catch((error: unknown) => {
-    // A console that did not load is an empty window: say why instead.
-    console.error('Queuekeeper: the console did not load:', error);
-    dialog.showErrorBox('Queuekeeper', `The console did not load from ${options.indexHtml}:\n${String(error)}`);
+  window.loadURL(options.url).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`Queuekeeper: ${options.url} did not load: ${message}`);
+    dialog.showErrorBox('Queuekeeper', `The console could not be loaded (${options.url}):\n${message}`);
   });
   return window;
 }

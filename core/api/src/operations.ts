@@ -235,6 +235,28 @@ export const operations = {
     summary: 'Aborts a local transaction; received messages go back.',
   }),
 
+  traffic: op({
+    input: z.object({ path: path.optional(), seconds: z.number().int().min(1).max(300).optional() }),
+    output: z.object({
+      endTime: z.string(),
+      intervalSeconds: z.literal(1),
+      incoming: z.array(z.number().int()),
+      outgoing: z.array(z.number().int()),
+      depth: z.number().int().array(),
+    }),
+    admin: false,
+    summary:
+      'Messages in and out per second and the depth, second by second over the last `seconds` (default 60, at most 300), oldest first; of one queue, or of the whole computer without a path.',
+  }),
+  queueClassCounts: op({
+    input: z.object({ path }),
+    output: z.object({
+      counts: z.array(z.object({ class: z.string(), classCode: z.number().int(), count: z.number().int() })),
+    }),
+    admin: false,
+    summary: 'How many messages of each class a queue holds, most frequent first (a dead-letter queue by failure).',
+  }),
+
   settingsList: op({ input: empty, output: z.array(settingInfoSchema), admin: false, summary: 'Every setting.' }),
   settingsSet: op({
     input: z.object({ name: z.string(), value: z.number() }),

@@ -5,6 +5,7 @@ import { registerMessagingCommands } from './commands/messaging.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerServiceCommands } from './commands/service.js';
 import { registerSettingsCommands } from './commands/settings.js';
+import { registerTrafficCommands } from './commands/traffic.js';
 import type { CliIo } from './io.js';
 import { cliVersion } from './version.js';
 
@@ -13,7 +14,7 @@ All commands:
   qk service start [--name NAME] [--listen HOST:PORT]   run the service here (default 127.0.0.1:0 = any free port)
   qk service status | restart | stop
   qk queue create PATH [--transactional] [--journal] [--quota KB] [--journal-quota KB] [--label TEXT] [--retention]
-  qk queue list | show PATH | delete PATH | purge PATH
+  qk queue list | show PATH | delete PATH | purge PATH | classes PATH
   qk queue set PATH [--journal on|off] [--quota KB|unlimited] [--journal-quota KB|unlimited] [--label TEXT] [--retention on|off]
   qk send PATH [send options] [--transactional]          (qk send --help lists the send options)
   qk receive PATH [--timeout S] [--transactional]        qk peek PATH [--timeout S]
@@ -22,6 +23,7 @@ All commands:
   qk acks ID                                             acknowledgments whose correlation ID is ID
   qk arrive PATH --id MSGID --source-id GUID --source-name NAME [send options] [--transactional]
   qk conversation end ID
+  qk traffic [PATH] [--seconds N]                        messages in/out per second and depth (queue or computer)
   qk settings                                            qk settings set NAME VALUE
 
 Reaching a service:
@@ -61,5 +63,6 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerMessagingCommands(program, io);
   registerMessageCommands(program, io);
   registerSettingsCommands(program, io);
+  registerTrafficCommands(program, io);
   return program;
 }

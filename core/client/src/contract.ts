@@ -43,6 +43,8 @@ export const OPERATION_NAMES = [
   'transactionBegin',
   'transactionCommit',
   'transactionAbort',
+  'traffic',
+  'queueClassCounts',
   'settingsList',
   'settingsSet',
 ] as const satisfies readonly OperationName[];

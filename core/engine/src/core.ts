@@ -22,6 +22,11 @@ export interface Core {
   wake(queueId: number): void;
   /** Marks a queue whose counters changed, for one coalesced queueChanged event. */
   touched(queueId: number): void;
+  /**
+   * Tells the traffic meter that a queue's messages changed (after the registry counted it): `arrived` placed,
+   * `departed` taken out, `depthDelta` the change of its message count. Negative figures undo a change.
+   */
+  traffic(queueId: number, arrived: number, departed: number, depthDelta: number): void;
   /** Creates (or finds) the outgoing queue of a remote destination. */
   outgoingQueue(formatName: string, key: string): QueueRecord;
 }

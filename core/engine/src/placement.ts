@@ -50,7 +50,11 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
   core.store.messages.insert(table, stored);
   const retained = status === MessageStatus.READY ? 0 : 1;
   core.registry.count(queue.id, 1, stored.size, retained);
-  core.effects.onRollback(() => core.registry.count(queue.id, -1, -stored.size, -retained));
+  core.traffic(queue.id, 1, 0, 1);
+  core.effects.onRollback(() => {
+    core.registry.count(queue.id, -1, -stored.size, -retained);
+    core.traffic(queue.id, -1, 0, -1);
+  });
   core.effects.afterCommit(() => {
     core.touched(queue.id);
     core.emit({
@@ -73,7 +77,12 @@ export function unplace(core: Core, message: StoredMessage, retainAs: number | n
     const wasRetained = message.status === MessageStatus.READY ? 0 : 1;
     const delta = 1 - wasRetained;
     core.registry.count(message.queueId, 0, 0, delta);
-    core.effects.onRollback(() => core.registry.count(message.queueId, 0, 0, -delta));
+    // A retained message was received: it left the ready ones though it stays in the queue.
+    core.traffic(message.queueId, 0, delta, 0);
+    core.effects.onRollback(() => {
+      core.registry.count(message.queueId, 0, 0, -delta);
+      core.traffic(message.queueId, 0, -delta, 0);
+    });
   } else {
     if (!core.store.messages.remove(message.table, message.lookupId)) {
       throw new QkError(
@@ -83,7 +92,11 @@ export function unplace(core: Core, message: StoredMessage, retainAs: number | n
     }
     const retained = message.status === MessageStatus.READY ? 0 : 1;
     core.registry.count(message.queueId, -1, -message.size, -retained);
-    core.effects.onRollback(() => core.registry.count(message.queueId, 1, message.size, retained));
+    core.traffic(message.queueId, 0, 1, -1);
+    core.effects.onRollback(() => {
+      core.registry.count(message.queueId, 1, message.size, retained);
+      core.traffic(message.queueId, 0, -1, 1);
+    });
   }
   if (queue) core.effects.afterCommit(() => core.touched(queue.id));
 }

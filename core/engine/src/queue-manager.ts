@@ -6,6 +6,7 @@ import {
   Delivery,
   isAcknowledgmentClass,
   MessageClass,
+  messageClassName,
   MessageStatus,
   normalizeMessageId,
   parseQueueName,
@@ -26,7 +27,8 @@ import { DuplicateCache } from './duplicate-cache.js';
 import { UnitRunner } from './unit-runner.js';
 import { Waiters } from './waiters.js';
 import { Claims } from './claims.js';
-import { TransactionTable, type PendingSend } from './transactions.js';
+import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
+import { countFitting, handOver } from './delivery.js';
 import { makeDraft, timerDeadlines, type Draft } from './drafts.js';
 import { arrive } from './arrival.js';
 import { place, draftOf } from './placement.js';
@@ -37,12 +39,15 @@ import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
+import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import {
   systemClock,
   type ArrivingMessage,
   type BrowseInput,
   type BrowsePage,
+  type ClassCount,
   type Clock,
+  type Deliver,
   type EngineEvent,
   type EngineListener,
   type MessageLocation,
@@ -51,6 +56,7 @@ import {
   type QueueManagerApi,
   type QueueManagerOptions,
   type QueueSetInput,
+  type ReceiveBatchInput,
   type ReceiveInput,
   type RemovalReason,
   type SendItem,
@@ -75,6 +81,7 @@ class QueueManager implements QueueManagerApi {
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
+  private readonly trafficMeter = new TrafficMeter();
   private readonly core: Core;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
@@ -112,6 +119,16 @@ class QueueManager implements QueueManagerApi {
       emit: (event) => this.emit(event),
       wake: (queueId) => this.waiters.wake(queueId),
       touched: (queueId) => this.touchedQueues.add(queueId),
+      traffic: (queueId, arrived, departed, depthDelta) =>
+        this.trafficMeter.record(
+          queueId,
+          arrived,
+          departed,
+          depthDelta,
+          registry.usageOf(queueId).count,
+          registry.totalMessages(),
+          clock.now(),
+        ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
     };
   }
@@ -222,6 +239,20 @@ class QueueManager implements QueueManagerApi {
     };
   }
 
+  /** Messages in and out per second and depth over the last `seconds`, of one queue or (no path) the computer. */
+  traffic(path: string | undefined, seconds: number): TrafficSeries {
+    const queue = path === undefined ? null : this.resolveExisting(path);
+    const depth = queue ? this.registry.usageOf(queue.id).count : this.registry.totalMessages();
+    return this.trafficMeter.series(queue?.id ?? null, seconds, depth, this.clock.now());
+  }
+
+  /** How many messages of each class a queue holds (a dead-letter queue grouped by failure). */
+  classCounts(path: string): ClassCount[] {
+    return this.store.messages
+      .classCounts(this.resolveExisting(path).id)
+      .map(({ classCode, count }) => ({ class: messageClassName(classCode), classCode, count }));
+  }
+
   listSettings(): SettingInfo[] {
     return this.settings.list();
   }
@@ -290,6 +321,8 @@ class QueueManager implements QueueManagerApi {
     });
     if (journal) this.registry.remove(journal);
     this.registry.remove(queue);
+    this.trafficMeter.forget(queue.id);
+    if (journal) this.trafficMeter.forget(journal.id);
     this.emit({ type: 'queueDeleted', path: shownPath });
   }
 
@@ -417,30 +450,52 @@ class QueueManager implements QueueManagerApi {
         ? this.claimByLookupId(queue, input.lookupId)
         : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
     const info = toMessageInfo(message);
-    if (tx) {
-      tx.receives.push(message);
-      return info;
-    }
-    await this.finishReceives([message]);
+    await this.deliverClaimed([message], info, input.deliver, input.signal, tx);
     return info;
   }
 
-  async receiveBatch(input: {
-    path: string;
-    max: number;
-    timeoutMs?: number | undefined;
-    transaction?: string | undefined;
-    signal?: AbortSignal | undefined;
-  }): Promise<MessageInfo[]> {
+  async receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]> {
     const queue = this.resolveExisting(input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
     const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
-    const messages = [first, ...this.claimMore(queue, input.max - 1)];
-    if (tx) tx.receives.push(...messages);
-    else await this.finishReceives(messages);
-    return messages.map((m) => toMessageInfo(m));
+    const claimed = [first, ...this.claimMore(queue, input.max - 1)];
+    const infos = claimed.map((m) => toMessageInfo(m));
+    // Messages past the reply's byte cap were never seen by anyone: they go back untouched, in place.
+    const fitting = countFitting(infos, input.replyLimit);
+    this.releaseClaims(claimed.slice(fitting), true);
+    const replies = infos.slice(0, fitting);
+    await this.deliverClaimed(claimed.slice(0, fitting), replies, input.deliver, input.signal, tx);
+    return replies;
+  }
+
+  /**
+   * The delivery step shared by every receive path: the claimed messages are removed (or join their
+   * transaction) only once the caller has handed the reply to its transport; when it cannot, the claims are
+   * released and the messages stay exactly where they were.
+   */
+  private async deliverClaimed<T>(
+    messages: StoredMessage[],
+    reply: T,
+    deliver: Deliver<T> | undefined,
+    signal: AbortSignal | undefined,
+    tx: Transaction | undefined,
+  ): Promise<void> {
+    const delivery = handOver(reply, deliver, signal);
+    tx?.delivering.add(delivery);
+    try {
+      await delivery;
+    } catch (error) {
+      this.releaseClaims(messages, true);
+      throw error;
+    } finally {
+      tx?.delivering.delete(delivery);
+    }
+    if (!tx) return this.finishReceives(messages);
+    // Aborted while the reply was on its way (R-D5): the messages go back as the abort's other receives did.
+    if (this.transactions.isOpen(tx)) tx.receives.push(...messages);
+    else this.releaseClaims(messages, true);
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {
@@ -557,6 +612,9 @@ class QueueManager implements QueueManagerApi {
   }
 
   async commitTransaction(transaction: string): Promise<void> {
+    // A receive of this transaction whose reply is still on its way joins it (or leaves) before it commits.
+    const delivering = [...this.transactions.get(transaction).delivering];
+    if (delivering.length > 0) await Promise.allSettled(delivering);
     const tx = this.transactions.end(transaction);
     const first = tx.sends[0]?.draft;
     try {
@@ -765,6 +823,7 @@ class QueueManager implements QueueManagerApi {
     try {
       this.expireDue(false);
       this.duplicates.cleanup(this.clock.now());
+      this.trafficMeter.sweep(this.clock.now());
       this.flushTouched();
     } finally {
       this.scheduleTick();

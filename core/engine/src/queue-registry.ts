@@ -37,6 +37,8 @@ export class QueueRegistry {
   private readonly byName = new Map<string, QueueRecord>();
   private readonly journals = new Map<number, QueueRecord>();
   private readonly usage = new Map<number, Usage>();
+  /** Messages in every queue, kept as counts change: the traffic meter reads it on every change. */
+  private messageTotal = 0;
 
   constructor(
     private readonly computerId: string,
@@ -45,7 +47,10 @@ export class QueueRegistry {
 
   load(queues: QueueRecord[], usage: QueueUsage[]): void {
     for (const q of queues) this.add(q);
-    for (const u of usage) this.usage.set(u.queueId, { count: u.count, bytes: u.bytes, retained: u.retained });
+    for (const u of usage) {
+      this.usage.set(u.queueId, { count: u.count, bytes: u.bytes, retained: u.retained });
+      this.messageTotal += u.count;
+    }
   }
 
   add(queue: QueueRecord): void {
@@ -57,6 +62,7 @@ export class QueueRegistry {
 
   remove(queue: QueueRecord): void {
     this.byId.delete(queue.id);
+    this.messageTotal -= this.usage.get(queue.id)?.count ?? 0;
     this.usage.delete(queue.id);
     if (queue.kind === 'journal' && queue.parentId !== null) this.journals.delete(queue.parentId);
     else this.byName.delete(`${queue.kind}:${queue.nameKey}`);
@@ -93,6 +99,7 @@ export class QueueRegistry {
     const u = this.usage.get(queueId);
     if (!u) return;
     u.count += countDelta;
+    this.messageTotal += countDelta;
     u.bytes += bytesDelta;
     u.retained += retainedDelta;
   }
@@ -231,9 +238,7 @@ export class QueueRegistry {
   }
 
   totalMessages(): number {
-    let total = 0;
-    for (const u of this.usage.values()) total += u.count;
-    return total;
+    return this.messageTotal;
   }
 
   /** Bytes under MachineJournalQuota: the computer journal and both dead-letter queues. */

@@ -103,7 +103,11 @@ export function removeChunk(
       core.store.messages.removeMany(table, chunk.lookupIds);
       const retainedCount = retained ? n : 0;
       core.registry.count(queue.id, -n, -chunk.bytes, -retainedCount);
-      core.effects.onRollback(() => core.registry.count(queue.id, n, chunk.bytes, retainedCount));
+      core.traffic(queue.id, 0, n, -n);
+      core.effects.onRollback(() => {
+        core.registry.count(queue.id, n, chunk.bytes, retainedCount);
+        core.traffic(queue.id, 0, -n, n);
+      });
       for (const row of chunk.owing) owe(core, row, queue, reason);
       core.effects.afterCommit(() => core.touched(queue.id));
       return n;

@@ -15,13 +15,15 @@ export interface Transaction {
   id: string;
   sends: PendingSend[];
   receives: StoredMessage[];
+  /** Receives of this transaction whose reply is on its way: a commit waits for them to settle. */
+  delivering: Set<Promise<unknown>>;
 }
 
 export class TransactionTable {
   private readonly open = new Map<string, Transaction>();
 
   begin(): Transaction {
-    const tx: Transaction = { id: randomUUID(), sends: [], receives: [] };
+    const tx: Transaction = { id: randomUUID(), sends: [], receives: [], delivering: new Set() };
     this.open.set(tx.id, tx);
     return tx;
   }
@@ -41,6 +43,10 @@ export class TransactionTable {
     const tx = this.get(id);
     this.open.delete(id);
     return tx;
+  }
+
+  isOpen(tx: Transaction): boolean {
+    return this.open.get(tx.id) === tx;
   }
 
   all(): Transaction[] {

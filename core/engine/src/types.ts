@@ -1,5 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { TrafficSeries } from './traffic.js';
 
 /** The engine's sense of time; unit tests drive a fake one. */
 export interface Clock {
@@ -56,6 +57,14 @@ export interface SendItem {
   transactional?: boolean | undefined;
 }
 
+/**
+ * The caller's delivery step of a receive: hands the built reply to its transport and resolves once it was
+ * handed over; rejects when it cannot be (the call was cancelled, the connection closed, the reply could not
+ * be serialized or is over budget). The removal is committed only after it resolves; when it rejects the
+ * messages stay exactly where they were (same lookup ID, same position, no journal copy, no acknowledgment).
+ */
+export type Deliver<T> = (reply: T) => Promise<void>;
+
 export interface ReceiveInput {
   path: string;
   timeoutMs?: number | undefined;
@@ -63,6 +72,25 @@ export interface ReceiveInput {
   transactional?: boolean | undefined;
   lookupId?: number | undefined;
   signal?: AbortSignal | undefined;
+  /** Without one, the reply counts as delivered once built (in-process callers). */
+  deliver?: Deliver<MessageInfo> | undefined;
+}
+
+/** The byte cap of a batch reply: messages are added while their measured size fits; the first always does. */
+export interface ReplyLimit {
+  maxBytes: number;
+  /** Bytes a message adds to the reply as the transport will carry it. */
+  measure(message: MessageInfo): number;
+}
+
+export interface ReceiveBatchInput {
+  path: string;
+  max: number;
+  timeoutMs?: number | undefined;
+  transaction?: string | undefined;
+  signal?: AbortSignal | undefined;
+  replyLimit?: ReplyLimit | undefined;
+  deliver?: Deliver<MessageInfo[]> | undefined;
 }
 
 export interface PeekInput {
@@ -106,6 +134,13 @@ export interface ArrivingMessage extends SendProperties {
   classCode?: number | undefined;
 }
 
+/** How many messages of one class a queue holds. */
+export interface ClassCount {
+  class: string;
+  classCode: number;
+  count: number;
+}
+
 export interface MessageLocation {
   path: string;
   message: MessageInfo;
@@ -135,7 +170,7 @@ export type EngineEvent =
 export type EngineListener = (event: EngineEvent) => void;
 
 /** Re-exported so hosts need only the engine's types. */
-export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo };
+export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };
 
 /** What the queue manager offers its host. One method per operation of core/api, plus lifecycle. */
 export interface QueueManagerApi {
@@ -154,13 +189,8 @@ export interface QueueManagerApi {
   sendBatch(items: SendItem[], transaction?: string): Promise<string[]>;
   /** Rejects with IO_TIMEOUT when nothing arrives within timeoutMs (default 0). */
   receive(input: ReceiveInput): Promise<MessageInfo>;
-  receiveBatch(input: {
-    path: string;
-    max: number;
-    timeoutMs?: number | undefined;
-    transaction?: string | undefined;
-    signal?: AbortSignal | undefined;
-  }): Promise<MessageInfo[]>;
+  /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
+  receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
   browse(input: BrowseInput): BrowsePage;
   getMessage(path: string, lookupId: number): MessageInfo;
@@ -178,6 +208,10 @@ export interface QueueManagerApi {
   beginTransaction(): string;
   commitTransaction(transaction: string): Promise<void>;
   abortTransaction(transaction: string): void;
+  /** Messages in and out per second and depth over the last `seconds` (≤ 300), of a queue or (no path) the computer. */
+  traffic(path: string | undefined, seconds: number): TrafficSeries;
+  /** Messages of a queue per class, most frequent first. */
+  classCounts(path: string): ClassCount[];
   listSettings(): SettingInfo[];
   setSetting(name: string, value: number): SettingInfo;
   on(listener: EngineListener): () => void;

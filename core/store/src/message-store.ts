@@ -27,6 +27,7 @@ interface TableStatements {
   retainedChunk: Database.Statement;
   owingNacks: Database.Statement;
   usage: Database.Statement;
+  classCounts: Database.Statement;
   maxLookupId: Database.Statement;
 }
 
@@ -58,6 +59,9 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     ),
     usage: db.prepare(
       `SELECT queue_id AS queueId, count(*) AS count, total(size) AS bytes, total(status <> 1) AS retained FROM ${t}.messages GROUP BY queue_id`,
+    ),
+    classCounts: db.prepare(
+      `SELECT class AS classCode, count(*) AS count FROM ${t}.messages WHERE queue_id = ? GROUP BY class`,
     ),
     maxLookupId: db.prepare(`SELECT max(lookup_id) AS id FROM ${t}.messages`),
   };
@@ -217,6 +221,18 @@ export class MessageStore {
       }
     }
     return [...byQueue.values()];
+  }
+
+  /** Messages of a queue per class, both tables, most frequent first. */
+  classCounts(queueId: number): { classCode: number; count: number }[] {
+    const counts = new Map<number, number>();
+    for (const t of TABLES) {
+      for (const row of this.tables[t].classCounts.all(queueId) as { classCode: number; count: number }[])
+        counts.set(row.classCode, (counts.get(row.classCode) ?? 0) + row.count);
+    }
+    return [...counts]
+      .map(([classCode, count]) => ({ classCode, count }))
+      .sort((a, b) => b.count - a.count || a.classCode - b.classCode);
   }
 
   maxLookupId(): number {

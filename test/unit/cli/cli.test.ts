@@ -243,7 +243,7 @@ describe('qk service start', () => {
     const { dir, cleanup } = tempDataDir('qk-cli-');
     let stdout = '';
     const { runCli } = await import('../../../core/cli/src/run-cli.js');
-    const { serviceStarter } = await import('../../../core/service/src/service-starter.js');
+    const { serviceStarter } = await import('../../../bin/service-starter.js');
     try {
       const finished = runCli(['service', 'start', '--data', dir, '--name', 'STARTER', '--json'], {
         stdout: (t) => void (stdout += t),

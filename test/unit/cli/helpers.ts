@@ -1,6 +1,6 @@
 /** Runs `qk` in-process with captured output. */
 import { runCli } from '../../../core/cli/src/run-cli.js';
-import { serviceStarter } from '../../../core/service/src/service-starter.js';
+import { serviceStarter } from '../../../bin/service-starter.js';
 
 /** What one in-process `qk` run printed and returned. */
 export interface CliRun {

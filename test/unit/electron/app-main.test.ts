@@ -1,69 +1,161 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+// The main process wired up with a fake Electron: what happens before ready, what the window loads, what the
+// bridge serves, and what a packaged app leaves out.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const handlers = new Map<string, (...args: unknown[]) => void>();
+const appEvents = new Map<string, (...args: unknown[]) => void>();
+let ready: () => void = () => undefined;
 const app = {
+  isPackaged: false,
   requestSingleInstanceLock: vi.fn(() => true),
   quit: vi.fn(),
-  on: vi.fn((event: string, fn: (...args: unknown[]) => void) => handlers.set(event, fn)),
-  whenReady: vi.fn(() => new Promise(() => undefined)),
+  on: vi.fn((event: string, fn: (...args: unknown[]) => void) => appEvents.set(event, fn)),
+  whenReady: vi.fn(() => new Promise<void>((resolve) => (ready = resolve))),
   getPath: vi.fn(() => '/home/u/.config/Queuekeeper'),
   getName: () => 'Queuekeeper',
+  enableSandbox: vi.fn(),
 };
+const protocol = { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() };
+const ipcMain = { handle: vi.fn(), removeHandler: vi.fn() };
+const menu = { setApplicationMenu: vi.fn(), buildFromTemplate: vi.fn((template: unknown) => ({ template })) };
+const windows: Array<{ options: Electron.BrowserWindowConstructorOptions; loadURL: ReturnType<typeof vi.fn> }> = [];
+const contents = { on: vi.fn(), setWindowOpenHandler: vi.fn(), send: vi.fn(), isDestroyed: () => false };
+class FakeWindow {
+  webContents = contents;
+  loadURL = vi.fn(async () => undefined);
+  once = vi.fn();
+  on = vi.fn();
+  constructor(options: Electron.BrowserWindowConstructorOptions) {
+    windows.push({ options, loadURL: this.loadURL });
+  }
+}
+const host = {
+  name: 'ALPHA',
+  id: 'id',
+  url: 'http://127.0.0.1:1',
+  call: vi.fn(async (op: string) => ({ ok: true as const, value: { op } })),
+  subscribe: vi.fn(() => () => undefined),
+  stop: vi.fn(async () => undefined),
+};
+
 vi.mock('electron', () => ({
   app,
-  BrowserWindow: vi.fn(),
-  dialog: {},
-  ipcMain: {},
-  Menu: {},
-  utilityProcess: {},
-  session: {},
+  protocol,
+  ipcMain,
+  Menu: menu,
+  BrowserWindow: FakeWindow,
+  dialog: { showErrorBox: vi.fn() },
+  utilityProcess: { fork: vi.fn(() => ({})) },
+  session: { defaultSession: { webRequest: { onHeadersReceived: vi.fn() }, setPermissionRequestHandler: vi.fn() } },
 }));
+vi.mock('../../../electron/host-connection.js', () => ({ connectHost: vi.fn(async () => host) }));
 
 const { appPaths, runMain } = await import('../../../electron/app-main.js');
 const { applicationMenuTemplate } = await import('../../../electron/menu.js');
 
+// A bundle folder as npm run build leaves it: dist/electron next to dist/renderer.
+const dist = mkdtempSync(join(tmpdir(), 'qk-app-main-'));
+mkdirSync(join(dist, 'electron'));
+mkdirSync(join(dist, 'renderer'));
+writeFileSync(join(dist, 'renderer/index.html'), '<title>the console</title>');
+writeFileSync(join(dist, 'electron/main.cjs'), 'secret main bundle');
+afterAll(() => rmSync(dist, { recursive: true, force: true }));
+
+/** Runs the main process until its window and bridge exist. */
+async function start(packaged: boolean) {
+  app.isPackaged = packaged;
+  runMain(join(dist, 'electron'));
+  const beforeReady = {
+    sandbox: app.enableSandbox.mock.calls.length,
+    scheme: protocol.registerSchemesAsPrivileged.mock.calls.length,
+  };
+  ready();
+  await vi.waitFor(() => expect(ipcMain.handle).toHaveBeenCalled());
+  const [, serve] = protocol.handle.mock.calls[0] as [string, (request: Request) => Promise<Response>];
+  const [, call] = ipcMain.handle.mock.calls[0] as [
+    string,
+    (event: unknown, op: unknown, input: unknown) => Promise<unknown>,
+  ];
+  return { beforeReady, serve, call, window: windows.at(-1) };
+}
+
 describe('electron main', () => {
   beforeEach(() => {
-    handlers.clear();
+    appEvents.clear();
+    windows.length = 0;
     vi.clearAllMocks();
   });
 
   it('a second instance quits at once and leaves the first one alone', () => {
     app.requestSingleInstanceLock.mockReturnValueOnce(false);
-    runMain('/app/dist/electron');
+    runMain(join(dist, 'electron'));
     expect(app.quit).toHaveBeenCalled();
     expect(app.whenReady).not.toHaveBeenCalled();
   });
 
-  it('the first instance waits for ready and locks down every web contents', () => {
-    runMain('/app/dist/electron');
-    expect(app.quit).not.toHaveBeenCalled();
-    expect(app.whenReady).toHaveBeenCalled();
-    expect([...handlers.keys()]).toEqual(
+  it('sandboxes every renderer and registers app: before the app is ready', async () => {
+    const { beforeReady } = await start(true);
+    expect(beforeReady).toEqual({ sandbox: 1, scheme: 1 });
+    expect([...appEvents.keys()]).toEqual(
       expect.arrayContaining(['second-instance', 'web-contents-created', 'window-all-closed', 'will-quit']),
     );
   });
 
-  it('keeps the data in the user data folder and loads the built renderer', () => {
-    expect(appPaths('/app/dist/electron', '/home/u/.config/Queuekeeper')).toEqual({
-      preload: '/app/dist/electron/preload.cjs',
-      indexHtml: '/app/dist/renderer/index.html',
-      hostScript: '/app/dist/electron/main.cjs',
-      dataDir: '/home/u/.config/Queuekeeper/data',
-    });
+  it('serves the renderer build on app://console and loads the window from there', async () => {
+    const { serve, window } = await start(true);
+    expect(window?.loadURL).toHaveBeenCalledWith('app://console/index.html');
+    expect(await (await serve(new Request('app://console/index.html'))).text()).toBe('<title>the console</title>');
+    // The main bundle sits next to the renderer build, and stays out of reach.
+    expect((await serve(new Request('app://console/..%2felectron%2fmain.cjs'))).status).toBe(404);
   });
 
-  it('has no native menu on Windows and Linux (the MMC menu bar is in the window), platform roles on macOS', () => {
-    expect(applicationMenuTemplate('linux', 'Queuekeeper')).toBeNull();
-    expect(applicationMenuTemplate('win32', 'Queuekeeper')).toBeNull();
-    const mac = applicationMenuTemplate('darwin', 'Queuekeeper') ?? [];
-    expect(mac.map((m) => m.label ?? m.role)).toEqual([
-      'Queuekeeper',
-      'File',
-      'editMenu',
-      'View',
-      'windowMenu',
-      'help',
+  it('the bridge answers the app:// page and refuses a file:// page in the same window', async () => {
+    const { call } = await start(true);
+    const frame = (url: string) => ({ sender: contents, senderFrame: { url, parent: null } });
+    await expect(call(frame('app://console/index.html#/'), 'queueList', {})).resolves.toEqual({
+      ok: true,
+      value: { op: 'queueList' },
+    });
+    await expect(call(frame(`file://${dist}/renderer/index.html`), 'queuePurge', {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'ACCESS_DENIED' },
+    });
+    expect(host.call).toHaveBeenCalledTimes(1);
+  });
+
+  it('a packaged app has no DevTools; a development run has them', async () => {
+    expect((await start(true)).window?.options.webPreferences?.devTools).toBe(false);
+    windows.length = 0;
+    vi.clearAllMocks();
+    expect((await start(false)).window?.options.webPreferences?.devTools).toBe(true);
+  });
+
+  it('keeps the data in the user data folder', () => {
+    expect(appPaths('/app/dist/electron', '/home/u/.config/Queuekeeper').dataDir).toBe(
+      '/home/u/.config/Queuekeeper/data',
+    );
+  });
+});
+
+describe('application menu', () => {
+  const roles = (template: Electron.MenuItemConstructorOptions[] | null): string[] =>
+    (template ?? []).flatMap((item) => [
+      ...(item.role ? [item.role] : []),
+      ...roles(Array.isArray(item.submenu) ? item.submenu : null),
     ]);
+
+  it('none on Windows and Linux (the MMC menu bar is drawn in the window)', () => {
+    expect(applicationMenuTemplate('linux', 'Queuekeeper', { devTools: true })).toBeNull();
+    expect(applicationMenuTemplate('win32', 'Queuekeeper', { devTools: true })).toBeNull();
+  });
+
+  it('on macOS: platform roles, and Toggle Developer Tools only outside a packaged app', () => {
+    expect(roles(applicationMenuTemplate('darwin', 'Queuekeeper', { devTools: false }))).not.toContain(
+      'toggleDevTools',
+    );
+    expect(roles(applicationMenuTemplate('darwin', 'Queuekeeper', { devTools: true }))).toContain('toggleDevTools');
+    expect(roles(applicationMenuTemplate('darwin', 'Queuekeeper', { devTools: false }))).toContain('quit');
   });
 });

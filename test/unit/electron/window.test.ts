@@ -1,88 +1,146 @@
+// The console window as Electron would build it (a fake BrowserWindow records what it was given and told).
+import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-const created: Array<{ options: Record<string, unknown>; window: FakeWindow }> = [];
+const created: Array<{ options: Electron.BrowserWindowConstructorOptions; window: FakeWindow }> = [];
 const onHeadersReceived = vi.fn();
 const setPermissionRequestHandler = vi.fn();
+const showErrorBox = vi.fn();
+let loadResult: Promise<void> = Promise.resolve();
 
 class FakeContents {
   handlers = new Map<string, (...args: unknown[]) => void>();
-  openHandler: (() => unknown) | null = null;
+  openHandler: ((details: { url: string }) => unknown) | null = null;
   on(event: string, fn: (...args: unknown[]) => void) {
     this.handlers.set(event, fn);
     return this;
   }
-  setWindowOpenHandler(fn: () => unknown) {
+  setWindowOpenHandler(fn: (details: { url: string }) => unknown) {
     this.openHandler = fn;
   }
 }
 class FakeWindow {
   webContents = new FakeContents();
+  loadURL = vi.fn(() => loadResult);
   loadFile = vi.fn(async () => undefined);
   once = vi.fn();
-  constructor(options: Record<string, unknown>) {
+  constructor(options: Electron.BrowserWindowConstructorOptions) {
     created.push({ options, window: this });
   }
 }
 
 vi.mock('electron', () => ({
   BrowserWindow: FakeWindow,
+  dialog: { showErrorBox },
   session: { defaultSession: { webRequest: { onHeadersReceived }, setPermissionRequestHandler } },
 }));
 
-const { createMainWindow, CONSOLE_CSP, secureWindowOptions } = await import('../../../electron/window.js');
+const { createMainWindow, CONSOLE_CSP } = await import('../../../electron/window.js');
+const { APP_INDEX_URL } = await import('../../../electron/app-protocol.js');
+
+const open = (devTools = false) => {
+  createMainWindow({ preloadPath: '/app/dist/electron/preload.cjs', url: APP_INDEX_URL, devTools });
+  const last = created.at(-1);
+  if (!last) throw new Error('no window was created');
+  return last;
+};
 
 describe('createMainWindow', () => {
   beforeEach(() => {
     created.length = 0;
+    loadResult = Promise.resolve();
+    // Not the session hooks: they are installed once per process, by the first window.
+    showErrorBox.mockClear();
   });
 
-  it('fixes the secure defaults: isolation, sandbox, no Node, web security, our preload', () => {
-    createMainWindow({ preloadPath: '/app/dist/electron/preload.cjs', indexHtml: '/app/dist/renderer/index.html' });
-    const prefs = created[0]?.options['webPreferences'] as Record<string, unknown>;
+  it('loads the console from app://, never from a file', () => {
+    const { window } = open();
+    expect(window.loadURL).toHaveBeenCalledWith('app://console/index.html');
+    expect(window.loadFile).not.toHaveBeenCalled();
+  });
+
+  it('isolates and sandboxes the page, with no Node and our preload only', () => {
+    const prefs = open().options.webPreferences;
     expect(prefs).toMatchObject({
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
       webSecurity: true,
       webviewTag: false,
       allowRunningInsecureContent: false,
       preload: '/app/dist/electron/preload.cjs',
     });
-    expect(created[0]?.window.loadFile).toHaveBeenCalledWith('/app/dist/renderer/index.html');
+    expect(prefs?.experimentalFeatures).not.toBe(true);
+    expect(prefs?.enableBlinkFeatures).toBeUndefined();
   });
 
-  it('prevents navigation and new windows', () => {
-    createMainWindow({ preloadPath: 'p', indexHtml: 'i' });
-    const contents = created[0]?.window.webContents as FakeContents;
-    const event = { preventDefault: vi.fn() };
-    contents.handlers.get('will-navigate')?.(event, 'https://example.com');
-    contents.handlers.get('will-attach-webview')?.(event);
-    expect(event.preventDefault).toHaveBeenCalledTimes(2);
-    expect(contents.openHandler?.()).toEqual({ action: 'deny' });
+  it('has DevTools only when asked (development), none in a packaged app', () => {
+    expect(open(false).options.webPreferences?.devTools).toBe(false);
+    expect(open(true).options.webPreferences?.devTools).toBe(true);
   });
 
-  it('sends a strict CSP header and denies permission requests', () => {
-    createMainWindow({ preloadPath: 'p', indexHtml: 'i' });
-    const hook = onHeadersReceived.mock.calls[0]?.[0] as (details: unknown, cb: (r: unknown) => void) => void;
+  it('prevents navigation, redirects, webviews and new windows', () => {
+    const contents = open().window.webContents;
+    for (const event of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const preventDefault = vi.fn();
+      contents.handlers.get(event)?.({ preventDefault }, 'https://example.com/');
+      expect(preventDefault, event).toHaveBeenCalledTimes(1);
+    }
+    expect(contents.openHandler?.({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    expect(contents.openHandler?.({ url: APP_INDEX_URL })).toEqual({ action: 'deny' });
+  });
+
+  it('sends the console CSP as a header on every response and denies every permission request', () => {
+    open();
+    const hook = onHeadersReceived.mock.calls[0]?.[0] as
+      ((details: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void) | undefined;
+    if (!hook) throw new Error('no header hook was installed');
     const callback = vi.fn();
     hook({ responseHeaders: { a: ['b'] } }, callback);
     expect(callback).toHaveBeenCalledWith({ responseHeaders: { a: ['b'], 'Content-Security-Policy': [CONSOLE_CSP] } });
-    expect(CONSOLE_CSP).toContain("default-src 'none'");
-    expect(CONSOLE_CSP).toContain("script-src 'self'");
     const permission = setPermissionRequestHandler.mock.calls[0]?.[0] as (
-      c: unknown,
-      p: string,
-      cb: (ok: boolean) => void,
+      contents: unknown,
+      name: string,
+      cb: (granted: boolean) => void,
     ) => void;
-    const answer = vi.fn();
-    permission({}, 'media', answer);
-    expect(answer).toHaveBeenCalledWith(false);
+    for (const name of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
+      const answer = vi.fn();
+      permission({}, name, answer);
+      expect(answer, name).toHaveBeenCalledWith(false);
+    }
   });
 
-  it('the renderer meta CSP is the same policy as the header', async () => {
-    const { readFileSync } = await import('node:fs');
+  it('a page that fails to load is reported, not swallowed', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    loadResult = Promise.reject(new Error('ERR_FILE_NOT_FOUND (-6)'));
+    open();
+    await vi.waitFor(() => expect(showErrorBox).toHaveBeenCalledTimes(1));
+    expect(showErrorBox.mock.calls[0]?.[1]).toContain('ERR_FILE_NOT_FOUND');
+    expect(error).toHaveBeenCalled();
+    error.mockRestore();
+  });
+});
+
+describe('the console CSP', () => {
+  it('allows scripts and styles from the console itself only: no inline code, no eval, no plugins', () => {
+    const directives = new Map(
+      CONSOLE_CSP.split(';').map((part) => {
+        const [name = '', ...values] = part.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
+    expect(directives.get('default-src')).toEqual(["'none'"]);
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('style-src')).toEqual(["'self'"]);
+    expect(CONSOLE_CSP).not.toMatch(/unsafe-(inline|eval)/);
+    expect(directives.has('object-src') ? directives.get('object-src') : ["'none'"]).toEqual(["'none'"]);
+  });
+
+  it('is the policy of the renderer page too (its meta tag applies before any header can)', () => {
     const html = readFileSync(new URL('../../../renderer/index.html', import.meta.url), 'utf8');
-    expect(html).toContain(`content="${CONSOLE_CSP}"`);
-    expect(secureWindowOptions('x').show).toBe(false);
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
+    expect(meta).toBe(CONSOLE_CSP);
   });
 });

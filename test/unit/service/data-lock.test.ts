@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireDataLock, LOCK_FILE } from '../../../core/service/src/data-lock.js';
+import { acquireDataLock, LOCK_FILE } from '../../../core/service/src/host/data-lock.js';
 import { tempDataDir } from './helpers.js';
 
 function deadPid(): number {

@@ -239,6 +239,8 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
         pending: null,
       })),
     setSetting: unsupported,
+    traffic: unsupported,
+    classCounts: unsupported,
     on: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

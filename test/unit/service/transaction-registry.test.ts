@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TransactionRegistry } from '../../../core/service/src/transaction-registry.js';
+import { TransactionRegistry } from '../../../core/service/src/host/transaction-registry.js';
 
 describe('TransactionRegistry', () => {
   it('aborts the transactions of a closed connection and no others', () => {

@@ -7,8 +7,8 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { clientFrameSchema, toErrorBody, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
-import type { ServiceHost } from './host.js';
-import { bearerToken, tokenMatches } from './token.js';
+import type { ServiceHost } from '../host/host.js';
+import { bearerToken, tokenMatches } from '../host/token.js';
 
 /** A peer that buffers more than this without reading is cut off instead of growing our memory. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;

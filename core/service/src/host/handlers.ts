@@ -102,6 +102,9 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       return {};
     },
 
+    traffic: async ({ path, seconds }) => engine().traffic(path, seconds ?? 60),
+    queueClassCounts: async ({ path }) => ({ counts: engine().classCounts(path) }),
+
     settingsList: async () => engine().listSettings(),
     settingsSet: async ({ name, value }) => engine().setSetting(name, value),
   };

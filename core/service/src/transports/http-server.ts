@@ -6,10 +6,10 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import { API_PREFIX, httpStatusFor, type Envelope, type ErrorBody } from '@qk/api';
 import { QkError } from '@qk/model';
-import type { ServiceHost } from './host.js';
-import { findConsoleDir, registerConsole } from './console-assets.js';
+import type { ServiceHost } from '../host/host.js';
+import { findConsoleDir, registerConsole } from '../console/console-assets.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
-import { bearerToken, tokenMatches } from './token.js';
+import { bearerToken, tokenMatches } from '../host/token.js';
 import { attachWebSocket, type WebSocketChannel } from './websocket-server.js';
 
 /** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */

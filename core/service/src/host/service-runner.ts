@@ -5,8 +5,8 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ServiceHost } from './host.js';
-import { startHttpServer, type HttpServer } from './http-server.js';
-import { DEFAULT_LISTEN, type ListenAddress } from './listen-address.js';
+import { startHttpServer, type HttpServer } from '../transports/http-server.js';
+import { DEFAULT_LISTEN, type ListenAddress } from '../transports/listen-address.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
 import { loadOrCreateToken } from './token.js';
 

@@ -1,0 +1,16 @@
+/**
+ * The `qk` process: runs the command line of this process and exits with its code. Whatever the CLI layer
+ * cannot do itself (run a service in this process for `qk service start`) is handed in by the composition
+ * root that calls this (bin/qk-entry.ts), so core/cli never imports core/service (DESIGN's arrows).
+ */
+import { processIo, type CliIo } from './io.js';
+import { runCli } from './run-cli.js';
+
+/** Runs `qk` with this process's arguments and streams, then exits. */
+export async function runQkProcess(extra: Partial<CliIo> = {}): Promise<void> {
+  const code = await runCli(process.argv.slice(2), { ...processIo, ...extra });
+  // Exit once stdout and stderr have flushed (a large document may still be going into a pipe) rather than
+  // wait for idle keep-alive connections to time out, which cost every qk call a fifth of a second.
+  await new Promise<void>((flushed) => process.stdout.write('', () => process.stderr.write('', () => flushed())));
+  process.exit(code);
+}
