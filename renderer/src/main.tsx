@@ -11,6 +11,7 @@ import { forgetToken, rememberToken, takeToken } from './client/token.js';
 import { App } from './components/App.js';
 import { LoginScreen } from './components/LoginScreen.js';
 import { createAppStore, type AppStore } from './store/app-store.js';
+import { inBackground } from './store/shared.js';
 import { StoreProvider } from './store/use-app-store.js';
 import './styles.css';
 
@@ -22,7 +23,7 @@ declare global {
 
 function startStore(client: ConsoleClient): AppStore {
   const store = createAppStore(client);
-  void store.getState().start();
+  inBackground(store.getState(), 'Start', store.getState().start());
   // Tests and the UI bench read the store; it holds no secrets (the token stays in the client).
   (window as unknown as { __qkStore?: AppStore }).__qkStore = store;
   return store;
@@ -44,18 +45,20 @@ function BrowserRoot() {
   return (
     <LoginScreen
       error={error}
-      onToken={async (token) => {
+      onToken={(token) => {
         const client = createHttpClient({ baseUrl: window.location.origin, token });
-        try {
-          await client.serviceStatus({});
-          rememberToken(token);
-          setStore(startStore(client));
-        } catch (e) {
-          client.close();
-          forgetToken();
-          const { code, message } = describeError(e);
-          setError(`${code}: ${message}`);
-        }
+        client.serviceStatus({}).then(
+          () => {
+            rememberToken(token);
+            setStore(startStore(client));
+          },
+          (e: unknown) => {
+            client.close();
+            forgetToken();
+            const { code, message } = describeError(e);
+            setError(`${code}: ${message}`);
+          },
+        );
       }}
     />
   );

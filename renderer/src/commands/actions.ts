@@ -6,7 +6,7 @@
 import type { QueueInfo } from '@qk/model';
 import { formatCount } from '../format/format.js';
 import type { AppStore } from '../store/app-store.js';
-import { samePath } from '../store/shared.js';
+import { inBackground, samePath } from '../store/shared.js';
 import type { AppState } from '../store/types.js';
 import { classifyQueue, nodeCaption, parseNodeId, queueShortName, type NodeRef } from '../tree/tree-model.js';
 import { downloadText } from './download.js';
@@ -16,7 +16,7 @@ export interface ActionItem {
   id: string;
   label: string;
   shortcut?: string;
-  run(): void;
+  run: () => void;
 }
 
 /** The two sections of the Actions pane. */
@@ -225,7 +225,7 @@ export function openSelectedProperties(store: AppStore): void {
   const ids = Object.keys(state.selection).map(Number);
   const lookupId = focused && state.selection[focused.lookupId] ? focused.lookupId : ids[0];
   if (lookupId === undefined) return;
-  void state.openMessageProperties(target.computer, target.path, lookupId);
+  inBackground(state, 'Message properties', state.openMessageProperties(target.computer, target.path, lookupId));
 }
 
 function selectionActions(store: AppStore, state: AppState): ActionItem[] {

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { buildActions, openSelectedProperties } from '../commands/actions.js';
 import { DialogHost } from '../dialogs/DialogHost.js';
 import { usePaneSizes } from '../hooks/use-pane-sizes.js';
+import { inBackground } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { parseNodeId } from '../tree/tree-model.js';
 import { ActionsPane } from './ActionsPane.js';
@@ -23,7 +24,7 @@ function useGlobalKeys() {
       const s = store.getState();
       if (event.key === 'F5') {
         event.preventDefault();
-        void s.refreshAll();
+        inBackground(s, 'Refresh', s.refreshAll());
       } else if ((event.ctrlKey || event.metaKey) && (event.key === 'f' || event.key === 'F')) {
         const kind = s.selectedNodeId ? parseNodeId(s.selectedNodeId).kind : null;
         if (kind === 'queueMessages' || kind === 'journalMessages' || kind === 'systemQueue') {

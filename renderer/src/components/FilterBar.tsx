@@ -16,11 +16,13 @@ export function FilterBar() {
   const [label, setLabel] = useState(filter.label);
   const [bodyText, setBodyText] = useState(filter.bodyText);
   const labelRef = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
+  // When the store's filter changes (Clear, another list), the boxes show it: adjusted while rendering, not after.
+  const [shown, setShown] = useState(filter);
+  if (shown.label !== filter.label || shown.bodyText !== filter.bodyText) {
+    setShown(filter);
     setLabel(filter.label);
     setBodyText(filter.bodyText);
-  }, [filter.label, filter.bodyText]);
+  }
 
   useEffect(() => {
     if (label === filter.label && bodyText === filter.bodyText) return undefined;

@@ -1,6 +1,7 @@
 /** The MMC menu bar: File, Action, View, Help (the Action menu is the Actions pane's model). */
 import { useRef, useState } from 'react';
 import { buildActions, type ActionItem } from '../commands/actions.js';
+import { inBackground } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { PopupMenu } from './ContextMenu.js';
 
@@ -32,7 +33,7 @@ export function MenuBar() {
         return [
           { id: 'columns', label: 'Add/Remove Columns…', run: () => s.openDialog({ kind: 'columns' }) },
           { id: 'filter', label: 'Filter', shortcut: 'Ctrl+F', run: () => s.setFilterVisible(true) },
-          { id: 'refresh', label: 'Refresh', shortcut: 'F5', run: () => void s.refreshAll() },
+          { id: 'refresh', label: 'Refresh', shortcut: 'F5', run: () => inBackground(s, 'Refresh', s.refreshAll()) },
         ];
       case 'Help':
         return [{ id: 'about', label: 'About Queuekeeper', run: () => s.openDialog({ kind: 'about' }) }];

@@ -2,7 +2,7 @@
  * The message list: a virtualized ARIA grid over the service's paging. Only the rows in view (plus a
  * margin) exist in the DOM and in memory; sort and filter are evaluated by the service.
  */
-import { flexRender, getCoreRowModel, useReactTable, type Column, type ColumnSizingState } from '@tanstack/react-table';
+import { flexRender, getCoreRowModel, useReactTable, type Column } from '@tanstack/react-table';
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import type { MessageInfo } from '@qk/model';
 import { buildActions, confirmDeleteSelected, openSelectedProperties } from '../commands/actions.js';
@@ -242,6 +242,11 @@ export function MessageList({ caption }: { caption: string }) {
 
 const EMPTY_ROWS: MessageInfo[] = [];
 
+/** A cell without a renderer shows its value as text (the columns without one hold strings and numbers). */
+function plainText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
 interface RowProps {
   index: number;
   top: number;
@@ -251,8 +256,8 @@ interface RowProps {
   columns: Column<MessageInfo, unknown>[];
   /** Only to re-render when a column is resized. */
   sizes: Record<string, number>;
-  onMouseDown(event: MouseEvent, index: number): void;
-  onDoubleClick(): void;
+  onMouseDown: (event: MouseEvent, index: number) => void;
+  onDoubleClick: () => void;
 }
 
 /** One message row; memoized so scrolling re-renders only the rows that enter the window. */
@@ -295,7 +300,7 @@ const MessageRow = memo(function MessageRow({
                     row: { original: message, index },
                     column,
                   } as never)
-                : String(value ?? '')}
+                : plainText(value)}
             </div>
           );
         })

@@ -107,8 +107,6 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
       if (changed.length > 0 && !(await apply())) return;
       await store.getState().restartService(computer);
       setError(null);
-    } catch (e) {
-      setError(errorText(e));
     } finally {
       setRestarting(false);
     }
@@ -193,7 +191,13 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
                 </>
               )}
               <Field label="Waiting for restart">{pending.length > 0 ? pending.join(', ') : 'Nothing'}</Field>
-              <button type="button" onClick={() => void restart()} disabled={restarting}>
+              <button
+                type="button"
+                onClick={() => {
+                  restart().catch((e: unknown) => setError(errorText(e)));
+                }}
+                disabled={restarting}
+              >
                 {restarting ? 'Restarting…' : 'Restart Message Queuing'}
               </button>
               <p className="hint">

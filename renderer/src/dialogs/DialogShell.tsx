@@ -1,5 +1,6 @@
 /** A modal property sheet: title, optional tabs, body, and OK / Cancel / Apply — Esc closes it. */
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { errorText } from './error-text.js';
 
 /** One tab of a property sheet. */
 export interface DialogTab {
@@ -10,7 +11,7 @@ export interface DialogTab {
 
 interface Props {
   title: string;
-  onClose(): void;
+  onClose: () => void;
   tabs?: DialogTab[];
   children?: ReactNode;
   /** OK applies then closes; omitted means the dialog only has Close. */
@@ -44,6 +45,9 @@ export function DialogShell({
   const ref = useRef<HTMLDivElement>(null);
   const [tab, setTab] = useState(initialTab ?? tabs?.[0]?.id ?? '');
   const [busy, setBusy] = useState(false);
+  // What OK or Apply threw, when the dialog did not catch it itself.
+  const [failure, setFailure] = useState<string | null>(null);
+  const report = (e: unknown) => setFailure(errorText(e));
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
@@ -57,6 +61,7 @@ export function DialogShell({
   const ok = async () => {
     if (!onOk) return onClose();
     setBusy(true);
+    setFailure(null);
     try {
       const result = await onOk();
       if (result !== false) onClose();
@@ -142,14 +147,21 @@ export function DialogShell({
         >
           {active ? active.render() : children}
         </div>
-        {error && (
+        {(error ?? failure) && (
           <div className="dialog-error" role="alert">
-            {error}
+            {error ?? failure}
           </div>
         )}
         <div className="dialog-buttons">
           {onOk && (
-            <button type="button" className="primary" disabled={okDisabled || busy} onClick={() => void ok()}>
+            <button
+              type="button"
+              className="primary"
+              disabled={okDisabled || busy}
+              onClick={() => {
+                ok().catch(report);
+              }}
+            >
               {okLabel}
             </button>
           )}
@@ -157,7 +169,13 @@ export function DialogShell({
             {onOk ? 'Cancel' : 'Close'}
           </button>
           {onApply && (
-            <button type="button" disabled={applyDisabled || busy} onClick={() => void onApply()}>
+            <button
+              type="button"
+              disabled={applyDisabled || busy}
+              onClick={() => {
+                Promise.resolve(onApply()).catch(report);
+              }}
+            >
               Apply
             </button>
           )}

@@ -4,7 +4,7 @@ import type { MessageInfo } from '@qk/model';
 import { base64ToBytes, bodyKind, hexDump, prettyBody } from '../format/body-view.js';
 import { formatBytes, formatDuration, formatTime } from '../format/format.js';
 import { classLabel, classMeaning, classTone } from '../format/message-class.js';
-import type { MessageLocation } from '../store/shared.js';
+import { inBackground, type MessageLocation } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { isAcknowledgmentMessage, listNodeFor } from '../store/details-slice.js';
 import { nodeCaption, parseNodeId } from '../tree/tree-model.js';
@@ -33,7 +33,8 @@ function ClassText({ code }: { code: number }) {
 }
 
 function General({ m, deadLetter }: { m: MessageInfo; deadLetter: boolean }) {
-  const now = Date.now();
+  // Times left are counted from when the sheet opened, as in MMC (it does not tick).
+  const [now] = useState(() => Date.now());
   return (
     <>
       <Field label="Label">{m.label || <span className="muted">(no label)</span>}</Field>
@@ -168,7 +169,10 @@ function LocationList({
               <button
                 type="button"
                 className="link-button"
-                onClick={() => void store.getState().goToMessage(computer, l)}
+                onClick={() => {
+                  const s = store.getState();
+                  inBackground(s, 'Go to message', s.goToMessage(computer, l));
+                }}
               >
                 Go to message
               </button>

@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { queuePath } from '@qk/model';
 import { formatTime } from '../format/format.js';
-import { samePath } from '../store/shared.js';
+import { inBackground, samePath } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { classifyQueue, queueShortName } from '../tree/tree-model.js';
 import { UsageBar } from '../components/UsageBar.js';
@@ -38,15 +38,13 @@ export function NewQueueDialog({ computer, queueType }: { computer: string; queu
       onOk={async () => {
         try {
           const path = queuePath(queueType, queueName.trim());
-          await store
-            .getState()
-            .createQueue(computer, {
-              path,
-              transactional,
-              journal,
-              ...(label ? { label } : {}),
-              ...(quota.trim() ? { quotaKB: kbOrNull(quota) } : {}),
-            });
+          await store.getState().createQueue(computer, {
+            path,
+            transactional,
+            journal,
+            ...(label ? { label } : {}),
+            ...(quota.trim() ? { quotaKB: kbOrNull(quota) } : {}),
+          });
           return true;
         } catch (e) {
           setError(errorText(e));
@@ -118,16 +116,14 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
   const apply = async (): Promise<boolean> => {
     if (!changed) return true;
     try {
-      await store
-        .getState()
-        .updateQueue(computer, {
-          path: queue.path,
-          label,
-          quotaKB: kbOrNull(quota),
-          journal,
-          journalQuotaKB: kbOrNull(journalQuota),
-          retention,
-        });
+      await store.getState().updateQueue(computer, {
+        path: queue.path,
+        label,
+        quotaKB: kbOrNull(quota),
+        journal,
+        journalQuotaKB: kbOrNull(journalQuota),
+        retention,
+      });
       setError(null);
       return true;
     } catch (e) {
@@ -256,8 +252,9 @@ export function MoveDialog({ computer, path }: { computer: string; path: string 
       okLabel="Move"
       okDisabled={target === ''}
       onOk={() => {
-        store.getState().closeDialog();
-        void store.getState().moveSelected(target);
+        const s = store.getState();
+        s.closeDialog();
+        inBackground(s, 'Move messages', s.moveSelected(target));
       }}
     >
       <p>
@@ -317,11 +314,11 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
           type="file"
           accept=".json,application/json"
           aria-label="Export file"
-          onChange={async (e) => {
+          onChange={(e) => {
             const file = e.target.files?.[0];
             if (!file) return;
             setFileName(file.name);
-            setText(await file.text());
+            file.text().then(setText, (error: unknown) => setError(errorText(error)));
           }}
         />
       </label>

@@ -136,13 +136,17 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
                 <input
                   type="file"
                   aria-label="Body file"
-                  onChange={async (e) => {
+                  onChange={(e) => {
                     const file = e.target.files?.[0];
                     if (!file) return set('bodyFileBase64', null);
-                    const bytes = new Uint8Array(await file.arrayBuffer());
-                    let binary = '';
-                    for (const b of bytes) binary += String.fromCharCode(b);
-                    set('bodyFileBase64', btoa(binary));
+                    file.arrayBuffer().then(
+                      (buffer) => {
+                        let binary = '';
+                        for (const b of new Uint8Array(buffer)) binary += String.fromCharCode(b);
+                        set('bodyFileBase64', btoa(binary));
+                      },
+                      (error: unknown) => setError(errorText(error)),
+                    );
                   }}
                 />
               </label>

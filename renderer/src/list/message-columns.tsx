@@ -25,9 +25,8 @@ function text(value: string | null) {
 const meta = (sort: MessageColumnMeta['sort'], align: MessageColumnMeta['align'] = 'left') =>
   ({ sort, align }) satisfies MessageColumnMeta;
 
-/** All message columns, in the order Add/Remove Columns offers them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- react-table needs `any` to mix accessor value types
-export const messageColumns: ColumnDef<MessageInfo, any>[] = [
+// Not annotated: each accessor keeps its own value type, so every cell below reads a typed value.
+const columns = [
   h.accessor('label', {
     id: 'label',
     header: 'Label',
@@ -159,6 +158,10 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
   h.accessor('acknowledge', { id: 'acknowledge', header: 'Acknowledgment', size: 100, meta: meta(null, 'right') }),
   h.accessor('journal', { id: 'journal', header: 'Journal', size: 70, meta: meta(null, 'right') }),
 ];
+
+/** All message columns, in the order Add/Remove Columns offers them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- react-table needs `any` to mix accessor value types
+export const messageColumns: ColumnDef<MessageInfo, any>[] = columns;
 
 /** Column id → header text, for Add/Remove Columns. */
 export const messageColumnLabels: Record<string, string> = Object.fromEntries(

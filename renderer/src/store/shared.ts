@@ -25,6 +25,14 @@ export type GetState = StoreApi<AppState>['getState'];
 /** A slice creator: state and actions, given set/get and the shared context. */
 export type SliceCreator<T> = (set: SetState, get: GetState, ctx: StoreContext) => T;
 
+/**
+ * Starts store work that nobody waits for (an event's refresh, a menu command): its failure becomes a notice in
+ * the console instead of an unhandled rejection.
+ */
+export function inBackground(state: Pick<AppState, 'reportError'>, where: string, work: Promise<unknown>): void {
+  work.catch((error: unknown) => state.reportError(where, error));
+}
+
 /** Case-insensitive path equality (MSMQ names are case-insensitive). */
 export function samePath(a: string, b: string): boolean {
   return a === b || a.toLowerCase() === b.toLowerCase();
