@@ -16,7 +16,7 @@ interface Waiter {
   path: string;
   remove: boolean;
   resolve(message: MessageInfo): void;
-  reject(error: unknown): void;
+  reject(error: Error): void;
 }
 
 /** What a test can look at after the fact. */

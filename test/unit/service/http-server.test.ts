@@ -1,32 +1,56 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { operations, serverFrameSchema } from '@qk/api';
 import { ServiceHost, startHttpServer, type HttpServer } from '@qk/service';
 import { post, tempDataDir } from './helpers.js';
 
 const TOKEN = 'a'.repeat(64);
 
-/** A WebSocket client that records frames, for the tests below. */
+type ServerFrame = ReturnType<typeof serverFrameSchema.parse>;
+type FramePredicate = (frame: ServerFrame) => boolean;
+
+/** Matches the result frame of call `id`. */
+const resultOf =
+  (id: number): FramePredicate =>
+  (frame) =>
+    frame.type === 'result' && frame.id === id;
+
+/** The value of a successful result frame; anything else fails the test with the frame. */
+function valueOf(frame: ServerFrame): unknown {
+  if (frame.type !== 'result' || !frame.ok) throw new Error(`Expected a successful result: ${JSON.stringify(frame)}`);
+  return frame.value;
+}
+
+/** A WebSocket client that records frames (each checked against the contract's frame schema), for the tests below. */
 async function openSocket(
   url: string,
   query = '',
-): Promise<{ ws: WebSocket; frames: any[]; next: (pred: (f: any) => boolean) => Promise<any> }> {
+): Promise<{ ws: WebSocket; frames: ServerFrame[]; next: (pred: FramePredicate) => Promise<ServerFrame> }> {
   const ws = new WebSocket(
     `${url.replace('http', 'ws')}/api/v1/ws${query}`,
     query ? {} : { headers: { authorization: `Bearer ${TOKEN}` } },
   );
-  const frames: any[] = [];
-  const waiting: { pred: (f: any) => boolean; resolve: (f: any) => void }[] = [];
-  ws.on('message', (data) => {
-    const frame = JSON.parse(data.toString());
+  const frames: ServerFrame[] = [];
+  const waiting: { pred: FramePredicate; resolve: (frame: ServerFrame) => void }[] = [];
+  ws.on('message', (data: Buffer) => {
+    const frame = serverFrameSchema.parse(JSON.parse(data.toString('utf8')));
     frames.push(frame);
-    for (const w of [...waiting]) if (w.pred(frame)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(frame));
+    for (const w of [...waiting]) {
+      if (!w.pred(frame)) continue;
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve(frame);
+    }
   });
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-  const next = (pred: (f: any) => boolean) => {
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const next = (pred: FramePredicate) => {
     const seen = frames.find(pred);
-    return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.push({ pred, resolve }));
+    return seen ? Promise.resolve(seen) : new Promise<ServerFrame>((resolve) => waiting.push({ pred, resolve }));
   };
   return { ws, frames, next };
 }
@@ -132,14 +156,14 @@ describe('HTTP + WebSocket server over the real engine', () => {
     await new Promise((r) => setTimeout(r, 200));
     await post(server.url, 'send', { path, message: { body: 'kept' } }, TOKEN);
     const shown = await post(server.url, 'queueShow', { path }, TOKEN);
-    expect(shown.body.value.messageCount).toBe(1);
+    expect(shown.body).toMatchObject({ ok: true, value: { messageCount: 1 } });
   });
 
   it('refuses a WebSocket without the token and accepts ?token=', async () => {
     await expect(openSocket(server.url, '?token=wrong')).rejects.toThrow(/401/);
     const { ws, next } = await openSocket(server.url, `?token=${TOKEN}`);
     ws.send(JSON.stringify({ type: 'call', id: 1, op: 'serviceStatus', input: {} }));
-    expect(await next((f) => f.id === 1)).toMatchObject({ type: 'result', ok: true, value: { name: 'HTTPTEST' } });
+    expect(await next(resultOf(1))).toMatchObject({ type: 'result', ok: true, value: { name: 'HTTPTEST' } });
     ws.close();
   });
 
@@ -151,20 +175,21 @@ describe('HTTP + WebSocket server over the real engine', () => {
     ws.send(JSON.stringify({ type: 'call', id: 2, op: 'receive', input: { path, timeoutMs: 5_000 } }));
     ws.send(JSON.stringify({ type: 'call', id: 3, op: 'send', input: { path, message: { body: 'one' } } }));
     ws.send(JSON.stringify({ type: 'call', id: 4, op: 'send', input: { path, message: { body: 'two' } } }));
-    const [r1, r2] = await Promise.all([next((f) => f.id === 1), next((f) => f.id === 2)]);
-    const order = frames.filter((f) => f.type === 'result').map((f) => f.id);
+    const [r1, r2] = await Promise.all([next(resultOf(1)), next(resultOf(2))]);
+    const order = frames.flatMap((f) => (f.type === 'result' ? [f.id] : []));
     expect(order.indexOf(3)).toBeLessThan(order.indexOf(1));
-    expect([r1.value.body, r2.value.body].sort()).toEqual(['one', 'two']);
+    const bodies = [r1, r2].map((r) => operations.receive.output.parse(valueOf(r))?.body);
+    expect(bodies.sort()).toEqual(['one', 'two']);
     ws.close();
   });
 
   it('answers a malformed call with its id, and sends every engine event to subscribers', async () => {
     const { ws, next } = await openSocket(server.url);
     ws.send(JSON.stringify({ type: 'call', id: 9, op: 42 }));
-    expect(await next((f) => f.id === 9)).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+    expect(await next(resultOf(9))).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
     ws.send(JSON.stringify({ type: 'subscribe' }));
     ws.send(JSON.stringify({ type: 'call', id: 10, op: 'queueCreate', input: { path: '.\\private$\\ws-events' } }));
-    await next((f) => f.id === 10);
+    await next(resultOf(10));
     expect(await next((f) => f.type === 'event' && f.event.type === 'queueCreated')).toMatchObject({
       event: { path: expect.stringMatching(/ws-events$/i) },
     });
@@ -176,23 +201,23 @@ describe('HTTP + WebSocket server over the real engine', () => {
     await post(server.url, 'queueCreate', { path, transactional: true }, TOKEN);
     const { ws, next } = await openSocket(server.url);
     ws.send(JSON.stringify({ type: 'call', id: 1, op: 'transactionBegin', input: {} }));
-    const { value } = await next((f) => f.id === 1);
+    const { transaction } = operations.transactionBegin.output.parse(valueOf(await next(resultOf(1))));
     ws.send(
       JSON.stringify({
         type: 'call',
         id: 2,
         op: 'send',
-        input: { path, message: { body: 'in tx' }, transaction: value.transaction },
+        input: { path, message: { body: 'in tx' }, transaction },
       }),
     );
-    expect(await next((f) => f.id === 2)).toMatchObject({ ok: true });
+    expect(await next(resultOf(2))).toMatchObject({ ok: true });
     expect(host.transactions.size).toBe(1);
     ws.close();
     await new Promise((r) => setTimeout(r, 200));
     expect(host.transactions.size).toBe(0);
-    const commit = await post(server.url, 'transactionCommit', { transaction: value.transaction }, TOKEN);
-    expect(commit.body.ok).toBe(false);
-    expect((await post(server.url, 'queueShow', { path }, TOKEN)).body.value.messageCount).toBe(0);
+    const commit = await post(server.url, 'transactionCommit', { transaction }, TOKEN);
+    expect(commit.body).toMatchObject({ ok: false });
+    expect((await post(server.url, 'queueShow', { path }, TOKEN)).body).toMatchObject({ value: { messageCount: 0 } });
   });
 
   it('serves the fallback page with a strict CSP when the console is not built', async () => {
@@ -206,7 +231,7 @@ describe('HTTP + WebSocket server over the real engine', () => {
     const script = await (await fetch(`${server.url}/fallback.js`)).text();
     expect(script).toContain("call('queueList')");
     // It ships without a build step, so at least make sure it parses.
-    expect(() => new Function(script)).not.toThrow();
+    expect(() => new Script(script)).not.toThrow();
   });
 
   it('answers CORS preflights without a token so a console elsewhere can call with one', async () => {
