@@ -7,11 +7,22 @@
 import type { ServiceStarter } from '@qk/cli';
 
 export const serviceStarter: ServiceStarter = {
-  async start({ dataDir, name, listen }) {
+  async start({ dataDir, name, listen, peerListen, routing }) {
     const { parseListenAddress, runService } = await import('@qk/service');
     const address = parseListenAddress(listen);
-    const running = await runService({ dataDir, name, listen: address, handleSignals: true });
+    const peerAddress = peerListen === undefined ? undefined : parseListenAddress(peerListen);
+    const running = await runService({
+      dataDir,
+      name,
+      listen: address,
+      handleSignals: true,
+      peerListen: peerAddress,
+      routing,
+    });
+    const network = running.network.status();
     return {
+      peerAddress: network.peerAddress,
+      peerFingerprint: network.peerFingerprint,
       name: running.host.name,
       id: running.host.id,
       url: running.url,

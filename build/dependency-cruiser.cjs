@@ -16,6 +16,8 @@ const allowed = {
   service: ['model', 'store', 'engine', 'api', 'rpc', 'network'],
   // One call protocol for every connection, browser-safe: the renderer imports it too.
   rpc: ['model'],
+  // DESIGN: core/network may import model, engine, api and rpc (never the store: the engine owns it).
+  network: ['model', 'engine', 'api', 'rpc'],
   client: ['model', 'api', 'rpc'],
   cli: ['model', 'api', 'client'],
 };

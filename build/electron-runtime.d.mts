@@ -2,9 +2,6 @@
 export type InstallResult = { ok: true } | { ok: false; reason: string };
 export type Installer = (options: { root: string; env: NodeJS.ProcessEnv }) => Promise<InstallResult>;
 
-export const INSTALL_HOOK: string;
-export const CAUSE_PREFIX: string;
-export function electronPackage(root: string): { version: string; node: string | null } | null;
 export function findElectron(root: string, env?: NodeJS.ProcessEnv): string | null;
 export function installFailureReason(stderr: string, status: number | null): string;
 export function runElectronInstaller(options: {

@@ -10,12 +10,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Loaded into the installer's process (`node --require`): prints the download's progress and its failure's cause. */
-export const INSTALL_HOOK = join(dirname(fileURLToPath(import.meta.url)), 'electron-install-hook.cjs');
+const INSTALL_HOOK = join(dirname(fileURLToPath(import.meta.url)), 'electron-install-hook.cjs');
 /** The line prefix the hook gives the cause of a failed download (undici says only "fetch failed"). */
-export const CAUSE_PREFIX = 'qk-electron-install-cause: ';
+const CAUSE_PREFIX = 'qk-electron-install-cause: ';
 
 /** What the installer asks for, from node_modules/electron/package.json: its version and Node engine range. */
-export function electronPackage(root) {
+function electronPackage(root) {
   try {
     const pkg = JSON.parse(readFileSync(join(root, 'node_modules/electron/package.json'), 'utf8'));
     return { version: String(pkg.version), node: pkg.engines?.node ?? null };

@@ -9,6 +9,7 @@ const alias = {
   '@qk/store': `${root}core/store/src/index.ts`,
   '@qk/engine': `${root}core/engine/src/index.ts`,
   '@qk/api': `${root}core/api/src/index.ts`,
+  '@qk/network': `${root}core/network/src/index.ts`,
   '@qk/service': `${root}core/service/src/index.ts`,
   '@qk/client': `${root}core/client/src/index.ts`,
   '@qk/cli': `${root}core/cli/src/index.ts`,

@@ -9,9 +9,9 @@ import { extname, isAbsolute, relative, resolve, sep } from 'node:path';
 import type { CustomScheme, Protocol } from 'electron';
 
 /** The scheme, host and origin the console is loaded from. */
-export const APP_SCHEME = 'app';
-export const APP_HOST = 'console';
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+const APP_SCHEME = 'app';
+const APP_HOST = 'console';
+const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 /** The URL the window loads, and the only top frame the IPC bridge serves. */
 export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
 
@@ -20,7 +20,7 @@ export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
  * `secure` makes it a secure context; fetch is allowed for the renderer's own files. No `bypassCSP`, no
  * `corsEnabled` (no other origin reads from it), no service workers.
  */
-export const APP_SCHEME_PRIVILEGES: CustomScheme = {
+const APP_SCHEME_PRIVILEGES: CustomScheme = {
   scheme: APP_SCHEME,
   privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
 };
@@ -72,7 +72,7 @@ export function appFilePath(rendererDir: string, url: string): string | null {
 }
 
 /** The Content-Type for a file, by extension; unknown kinds are served as bytes, never sniffed. */
-export function contentType(file: string): string {
+function contentType(file: string): string {
   return CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 

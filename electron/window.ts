@@ -61,7 +61,9 @@ export function createMainWindow(options: MainWindowOptions): BrowserWindow {
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
       callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONSOLE_CSP] } });
     });
+    // The console needs no permission (camera, notifications, clipboard reads, …): refuse requests and checks.
     session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+    session.defaultSession.setPermissionCheckHandler(() => false);
   }
   const window = new BrowserWindow(secureWindowOptions(options.preloadPath, options.devTools));
   lockDown(window.webContents);

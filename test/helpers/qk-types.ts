@@ -79,6 +79,10 @@ export interface QkStatus {
   journalBytes: number;
   settingsPendingRestart: string[];
   duplicateCache: { entries: number; capacity: number; duplicatesRemoved: number };
+  /** CLI.md "Many computers". */
+  peerAddress?: string | null;
+  peerFingerprint?: string | null;
+  routing?: boolean;
 }
 
 /** The ready line of `qk service start --json`. */
@@ -87,6 +91,37 @@ export interface QkReady {
   name: string;
   id: string;
   url: string;
+  /** With --peer-listen (CLI.md "Many computers"). */
+  peerAddress?: string;
+  peerFingerprint?: string;
+}
+
+/** A trusted computer as `qk peer list|add` prints it. */
+export interface QkPeer {
+  name: string;
+  address: string;
+  fingerprint: string;
+  lastConnected: string | null;
+  state: 'connected' | 'idle' | 'unreachable' | 'refused';
+}
+
+/** A route as `qk route list|set` prints it. */
+export interface QkRoute {
+  destination: string;
+  via: string;
+}
+
+/** An outgoing queue as `qk outgoing list|pause|resume` prints it. */
+export interface QkOutgoing {
+  formatName: string;
+  destinationComputer: string;
+  nextHop: string | null;
+  state: 'connected' | 'waiting' | 'onHold' | 'inactive';
+  messageCount: number;
+  bytes: number;
+  unconfirmedCount: number;
+  lastError: string | null;
+  lastConnectedTime: string | null;
 }
 
 /** `{"error":{code,message}}` on stderr. */

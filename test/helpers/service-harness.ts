@@ -87,6 +87,12 @@ function quote(arg: string): string {
 export interface HarnessOptions {
   /** Computer name given with --name; unique per file by default. */
   name?: string;
+  /** `--peer-listen HOST:PORT` (docs/network.md); port 0 = any free port. Kept across restarts of the process. */
+  peerListen?: string;
+  /** `--routing`: a routing server. */
+  routing?: boolean;
+  /** Environment of the service process (e.g. QK_* test knobs); added to the harness's own. */
+  env?: Record<string, string>;
 }
 
 /** A running service on its own temp data folder. */
@@ -96,13 +102,19 @@ export class ServiceHarness {
   /** From the latest ready line. */
   id = '';
   url = '';
+  /** The latest ready line, peer fields included. */
+  ready: QkReady | null = null;
   private child: ChildProcess | null = null;
   private exited: Promise<number | null> | null = null;
   private serviceStderr = '';
   /** How many `qk` commands this harness ran, and their total wall time (QK_HARNESS_STATS=1 prints them). */
   readonly stats = { calls: 0, totalMs: 0 };
 
-  private constructor(dataDir: string, name: string) {
+  private constructor(
+    dataDir: string,
+    name: string,
+    private readonly options: HarnessOptions = {},
+  ) {
     this.dataDir = dataDir;
     this.name = name;
   }
@@ -111,7 +123,7 @@ export class ServiceHarness {
   static async create(options: HarnessOptions = {}): Promise<ServiceHarness> {
     const dataDir = await mkdtemp(join(tmpdir(), 'qk-conformance-'));
     const name = options.name ?? `QKTEST${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
-    const harness = new ServiceHarness(dataDir, name);
+    const harness = new ServiceHarness(dataDir, name, options);
     await harness.start();
     return harness;
   }
@@ -135,8 +147,17 @@ export class ServiceHarness {
       '--listen',
       '127.0.0.1:0',
       '--json',
+      // A restarted computer keeps its peer address, as a real one does: its peers know it by that address.
+      ...(this.options.peerListen !== undefined
+        ? ['--peer-listen', this.ready?.peerAddress ?? this.options.peerListen]
+        : []),
+      ...(this.options.routing ? ['--routing'] : []),
     ];
-    const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...this.options.env },
+    });
     this.child = child;
     this.serviceStderr = '';
     this.exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
@@ -175,6 +196,7 @@ export class ServiceHarness {
     });
     this.id = ready.id;
     this.url = ready.url;
+    this.ready = ready;
     return ready;
   }
 

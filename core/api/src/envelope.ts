@@ -1,6 +1,7 @@
 /** Errors as an envelope across every process boundary: `{ok:true,value}` or `{ok:false,error:{code,message}}`. */
 import { z } from 'zod';
-import { isQkError, type ErrorCode } from '@qk/model';
+import { errorCodes, isQkError, type ErrorCode } from '@qk/model';
+import { Bounds } from './schemas.js';
 
 export interface ErrorBody {
   code: ErrorCode;
@@ -8,16 +9,31 @@ export interface ErrorBody {
 }
 export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorBody };
 
+/** An error message within Bounds.ERROR_MESSAGE, so a reply never fails the contract it reports under. */
+function bounded(message: string): string {
+  return message.length <= Bounds.ERROR_MESSAGE ? message : `${message.slice(0, Bounds.ERROR_MESSAGE - 1)}…`;
+}
+
+/** The MSMQ error code a schema check carries (boundedString), e.g. LABEL_TOO_LONG for a long label. */
+function issueCode(issue: z.core.$ZodIssue): ErrorCode | undefined {
+  const code: unknown = issue.code === 'custom' ? issue.params?.['code'] : undefined;
+  return typeof code === 'string' && (errorCodes as readonly string[]).includes(code) ? (code as ErrorCode) : undefined;
+}
+
 /** The one mapping from a thrown value to an error body, shared by IPC, HTTP and WebSocket hosts. */
 export function toErrorBody(error: unknown): ErrorBody {
-  if (isQkError(error)) return { code: error.code, message: error.message };
+  if (isQkError(error)) return { code: error.code, message: bounded(error.message) };
   if (error instanceof z.ZodError) {
-    const issue = error.issues[0];
+    const coded = error.issues.find((i) => issueCode(i) !== undefined);
+    const issue = coded ?? error.issues[0];
     const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    return { code: 'INVALID_PARAMETER', message: `Invalid input: ${where}${issue?.message ?? 'bad value'}.` };
+    return {
+      code: (coded && issueCode(coded)) ?? 'INVALID_PARAMETER',
+      message: bounded(`Invalid input: ${where}${issue?.message ?? 'bad value'}.`),
+    };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 'INTERNAL', message: `Internal error: ${message}` };
+  return { code: 'INTERNAL', message: bounded(`Internal error: ${message}`) };
 }
 
 /** HTTP status for an error code; the envelope stays the source of truth. */
@@ -25,6 +41,8 @@ export function httpStatusFor(code: ErrorCode): number {
   switch (code) {
     case 'QUEUE_NOT_FOUND':
     case 'MESSAGE_NOT_FOUND':
+    case 'PEER_NOT_FOUND':
+    case 'ROUTE_NOT_FOUND':
       return 404;
     case 'QUEUE_EXISTS':
     case 'SERVICE_ALREADY_RUNNING':

@@ -5,6 +5,8 @@
  * messages refresh on it too.
  */
 import { z } from 'zod';
+import { outgoingQueueInfoSchema, peerInfoSchema } from './network-operations.js';
+import { boundedString, Bounds, messageIdSchema, queuePathSchema } from './schemas.js';
 
 export const messageRemovalReasons = [
   'received',
@@ -18,7 +20,7 @@ export const messageRemovalReasons = [
 ] as const;
 
 const counts = {
-  path: z.string(),
+  path: queuePathSchema,
   messageCount: z.number().int(),
   bytes: z.number().int(),
   journalMessageCount: z.number().int(),
@@ -26,25 +28,34 @@ const counts = {
 };
 
 export const eventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('queueCreated'), path: z.string() }),
-  z.object({ type: z.literal('queueDeleted'), path: z.string() }),
+  z.object({ type: z.literal('queueCreated'), path: queuePathSchema }),
+  z.object({ type: z.literal('queueDeleted'), path: queuePathSchema }),
   z.object({ type: z.literal('queueChanged'), ...counts }),
-  z.object({ type: z.literal('queuePurged'), path: z.string(), purged: z.number().int() }),
+  z.object({ type: z.literal('queuePurged'), path: queuePathSchema, purged: z.number().int() }),
   z.object({
     type: z.literal('messageArrived'),
-    path: z.string(),
+    path: queuePathSchema,
     lookupId: z.number().int(),
-    id: z.string(),
+    id: messageIdSchema,
     classCode: z.number().int(),
   }),
   z.object({
     type: z.literal('messageRemoved'),
-    path: z.string(),
+    path: queuePathSchema,
     lookupId: z.number().int(),
     reason: z.enum(messageRemovalReasons),
   }),
-  z.object({ type: z.literal('settingChanged'), name: z.string(), value: z.number(), pending: z.number().nullable() }),
+  z.object({
+    type: z.literal('settingChanged'),
+    name: boundedString(Bounds.SETTING_NAME),
+    value: z.number(),
+    pending: z.number().nullable(),
+  }),
   z.object({ type: z.literal('serviceRestarted') }),
+  /** A peer's state or entry changed (docs/network.md). */
+  z.object({ type: z.literal('peerChanged'), peer: peerInfoSchema }),
+  /** An outgoing queue's state, next hop or counts changed. */
+  z.object({ type: z.literal('outgoingQueueChanged'), outgoing: outgoingQueueInfoSchema }),
 ]);
 
 export type QkEvent = z.infer<typeof eventSchema>;

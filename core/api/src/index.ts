@@ -3,3 +3,4 @@ export * from './operations.js';
 export * from './events.js';
 export * from './envelope.js';
 export * from './wire.js';
+export * from './network-operations.js';

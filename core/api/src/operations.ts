@@ -4,14 +4,21 @@
  */
 import { z } from 'zod';
 import {
+  boundedString,
+  Bounds,
   browseFilterSchema,
   browseSortSchema,
+  computerNameSchema,
+  messageIdSchema,
   messageInfoSchema,
   queueInfoSchema,
+  queuePathSchema,
   sendPropertiesSchema,
   serviceStatusSchema,
   settingInfoSchema,
 } from './schemas.js';
+import { networkOperations } from './network-operations.js';
+import { consoleOperations } from './console-operations.js';
 
 interface OperationDef<I extends z.ZodType, O extends z.ZodType> {
   input: I;
@@ -26,28 +33,29 @@ function op<I extends z.ZodType, O extends z.ZodType>(def: OperationDef<I, O>): 
 }
 
 const empty = z.object({});
-const path = z.string().min(1);
+const path = queuePathSchema.min(1);
 const lookupId = z.number().int().min(1);
 /** Milliseconds a receive or peek waits for a message; 0 returns at once. */
 const timeoutMs = z.number().int().min(0).max(2_147_483_647);
-const transaction = z.string().min(1);
-const messageLocation = z.object({ path: z.string(), message: messageInfoSchema });
+const transaction = boundedString(Bounds.TRANSACTION).min(1);
+const messageLocation = z.object({ path: queuePathSchema, message: messageInfoSchema });
 
 const queueProperties = {
   journal: z.boolean().optional(),
   quotaKB: z.number().int().min(0).max(0xffffffff).nullable().optional(),
   journalQuotaKB: z.number().int().min(0).max(0xffffffff).nullable().optional(),
-  label: z.string().optional(),
+  label: boundedString(Bounds.QUEUE_LABEL, 'LABEL_TOO_LONG', 'a queue label').optional(),
   retention: z.boolean().optional(),
 };
 
 /** A message as it comes from another computer: the arrival path of DESIGN.md. */
 const arrivingMessageSchema = sendPropertiesSchema.extend({
-  id: z.string(),
-  sourceMachineId: z.string(),
-  sourceMachine: z.string(),
+  id: messageIdSchema,
+  sourceMachineId: boundedString(Bounds.GUID_TEXT),
+  // Stored with the message and shown everywhere: a computer name like any other (issue 7: it was unbounded).
+  sourceMachine: computerNameSchema,
   transactional: z.boolean().optional(),
-  sentTime: z.string().optional(),
+  sentTime: boundedString(Bounds.TIME_TEXT).optional(),
   classCode: z.number().int().min(0).max(0xffff).optional(),
 });
 
@@ -106,7 +114,7 @@ export const operations = {
       transaction: transaction.optional(),
       transactional: z.boolean().optional(),
     }),
-    output: z.object({ id: z.string() }),
+    output: z.object({ id: messageIdSchema }),
     admin: false,
     summary: 'Sends one message. `transactional` alone is a single-message transaction.',
   }),
@@ -115,10 +123,10 @@ export const operations = {
       messages: z
         .array(z.object({ path, message: sendPropertiesSchema, transactional: z.boolean().optional() }))
         .min(1)
-        .max(10_000),
+        .max(Bounds.BATCH),
       transaction: transaction.optional(),
     }),
-    output: z.object({ ids: z.array(z.string()) }),
+    output: z.object({ ids: z.array(messageIdSchema).max(Bounds.BATCH) }),
     admin: false,
     summary: 'Sends many messages in one call; all are accepted or none is.',
   }),
@@ -137,11 +145,11 @@ export const operations = {
   receiveBatch: op({
     input: z.object({
       path,
-      max: z.number().int().min(1).max(10_000),
+      max: z.number().int().min(1).max(Bounds.BATCH),
       timeoutMs: timeoutMs.optional(),
       transaction: transaction.optional(),
     }),
-    output: z.object({ messages: z.array(messageInfoSchema) }),
+    output: z.object({ messages: z.array(messageInfoSchema).max(Bounds.BATCH) }),
     admin: false,
     summary: 'Removes up to `max` messages; waits only while the queue is empty.',
   }),
@@ -155,12 +163,12 @@ export const operations = {
     input: z.object({
       path,
       offset: z.number().int().min(0).optional(),
-      limit: z.number().int().min(1).max(1_000).optional(),
+      limit: z.number().int().min(1).max(Bounds.PAGE).optional(),
       sort: browseSortSchema.optional(),
       filter: browseFilterSchema.optional(),
       includeBody: z.boolean().optional(),
     }),
-    output: z.object({ total: z.number().int(), messages: z.array(messageInfoSchema) }),
+    output: z.object({ total: z.number().int(), messages: z.array(messageInfoSchema).max(Bounds.PAGE) }),
     admin: false,
     summary: 'A page of a queue, retained messages included, nothing removed.',
   }),
@@ -177,40 +185,48 @@ export const operations = {
     summary: 'Deletes one message.',
   }),
   messagesDelete: op({
-    input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(10_000) }),
+    input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(Bounds.BATCH) }),
     output: z.object({ deleted: z.number().int() }),
     admin: true,
     summary: 'Deletes the given messages of one queue.',
   }),
   messagesMove: op({
-    input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(10_000), target: path }),
+    input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(Bounds.BATCH), target: path }),
     output: z.object({
       moved: z.number().int(),
-      failed: z.array(z.object({ lookupId, code: z.string(), message: z.string() })),
+      failed: z
+        .array(
+          z.object({
+            lookupId,
+            code: boundedString(Bounds.WORD),
+            message: boundedString(Bounds.ERROR_MESSAGE),
+          }),
+        )
+        .max(Bounds.BATCH),
     }),
     admin: true,
     summary: 'Moves messages to another local queue through its arrival path.',
   }),
   messageFind: op({
-    input: z.object({ id: z.string() }),
+    input: z.object({ id: messageIdSchema }),
     output: z.array(messageLocation),
     admin: false,
     summary: 'Where a message ID is on this computer now (queues, journals, dead-letter queues).',
   }),
   acknowledgmentsFor: op({
-    input: z.object({ id: z.string() }),
+    input: z.object({ id: messageIdSchema }),
     output: z.array(messageLocation),
     admin: false,
     summary: 'Every ACK/NACK on this computer whose correlation ID is the given message ID.',
   }),
   messageArrive: op({
     input: z.object({ path, message: arrivingMessageSchema }),
-    output: z.object({ accepted: z.boolean(), reason: z.string().nullable() }),
+    output: z.object({ accepted: z.boolean(), reason: boundedString(Bounds.ERROR_MESSAGE).nullable() }),
     admin: true,
     summary: 'Hands a message from another computer to the arrival path (duplicate removal, type and quota checks).',
   }),
   conversationEnd: op({
-    input: z.object({ conversation: z.string().min(1) }),
+    input: z.object({ conversation: boundedString(Bounds.CONVERSATION).min(1) }),
     output: z.object({ removed: z.number().int() }),
     admin: false,
     summary: "Ends a conversation: its retained messages go (Service Broker's END CONVERSATION).",
@@ -236,13 +252,13 @@ export const operations = {
   }),
 
   traffic: op({
-    input: z.object({ path: path.optional(), seconds: z.number().int().min(1).max(300).optional() }),
+    input: z.object({ path: path.optional(), seconds: z.number().int().min(1).max(Bounds.TRAFFIC_SECONDS).optional() }),
     output: z.object({
-      endTime: z.string(),
+      endTime: boundedString(Bounds.TIME_TEXT),
       intervalSeconds: z.literal(1),
-      incoming: z.array(z.number().int()),
-      outgoing: z.array(z.number().int()),
-      depth: z.number().int().array(),
+      incoming: z.array(z.number().int()).max(Bounds.TRAFFIC_SECONDS),
+      outgoing: z.array(z.number().int()).max(Bounds.TRAFFIC_SECONDS),
+      depth: z.number().int().array().max(Bounds.TRAFFIC_SECONDS),
     }),
     admin: false,
     summary:
@@ -251,19 +267,31 @@ export const operations = {
   queueClassCounts: op({
     input: z.object({ path }),
     output: z.object({
-      counts: z.array(z.object({ class: z.string(), classCode: z.number().int(), count: z.number().int() })),
+      counts: z
+        .array(
+          z.object({ class: boundedString(Bounds.CLASS_NAME), classCode: z.number().int(), count: z.number().int() }),
+        )
+        .max(Bounds.CLASS_CODE_VALUES),
     }),
     admin: false,
     summary: 'How many messages of each class a queue holds, most frequent first (a dead-letter queue by failure).',
   }),
 
-  settingsList: op({ input: empty, output: z.array(settingInfoSchema), admin: false, summary: 'Every setting.' }),
+  settingsList: op({
+    input: empty,
+    output: z.array(settingInfoSchema).max(Bounds.SETTINGS),
+    admin: false,
+    summary: 'Every setting.',
+  }),
   settingsSet: op({
-    input: z.object({ name: z.string(), value: z.number() }),
+    input: z.object({ name: boundedString(Bounds.SETTING_NAME), value: z.number() }),
     output: settingInfoSchema,
     admin: true,
     summary: 'Changes a setting; one that needs a restart waits as pending.',
   }),
+
+  ...networkOperations,
+  ...consoleOperations,
 } as const;
 
 export type Operations = typeof operations;

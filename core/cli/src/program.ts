@@ -2,17 +2,20 @@
 import { Command, Option } from 'commander';
 import { registerMessageCommands } from './commands/message.js';
 import { registerMessagingCommands } from './commands/messaging.js';
+import { registerNetworkCommands } from './commands/network.js';
 import { registerQueueCommands } from './commands/queue.js';
 import { registerServiceCommands } from './commands/service.js';
 import { registerSettingsCommands } from './commands/settings.js';
+import { registerToolCommands } from './commands/tools.js';
 import { registerTrafficCommands } from './commands/traffic.js';
 import type { CliIo } from './io.js';
 import { cliVersion } from './version.js';
 
 const HELP_FOOTER = `
 All commands:
-  qk service start [--name NAME] [--listen HOST:PORT]   run the service here (default 127.0.0.1:0 = any free port)
-  qk service status | restart | stop
+  qk service start [--name NAME] [--listen HOST:PORT] [--peer-listen HOST:PORT] [--routing]
+                                                         run the service here (default 127.0.0.1:0 = any free port)
+  qk service status | restart | stop | disconnect | connect
   qk queue create PATH [--transactional] [--journal] [--quota KB] [--journal-quota KB] [--label TEXT] [--retention]
   qk queue list | show PATH | delete PATH | purge PATH | classes PATH
   qk queue set PATH [--journal on|off] [--quota KB|unlimited] [--journal-quota KB|unlimited] [--label TEXT] [--retention on|off]
@@ -25,6 +28,9 @@ All commands:
   qk conversation end ID
   qk traffic [PATH] [--seconds N]                        messages in/out per second and depth (queue or computer)
   qk settings                                            qk settings set NAME VALUE
+  qk peer add NAME HOST:PORT --fingerprint FP | list | remove NAME
+  qk route set DEST VIA | list | remove DEST             DEST may be * (every computer without a route)
+  qk outgoing list | pause FORMATNAME | resume FORMATNAME
 
 Reaching a service:
   --data DIR (or QK_DATA)                the service running on that data folder (default: $XDG_DATA_HOME/queuekeeper
@@ -63,6 +69,8 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerMessagingCommands(program, io);
   registerMessageCommands(program, io);
   registerSettingsCommands(program, io);
+  registerNetworkCommands(program, io);
   registerTrafficCommands(program, io);
+  registerToolCommands(program, io);
   return program;
 }

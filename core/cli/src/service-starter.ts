@@ -7,11 +7,23 @@ export interface StartedService {
   id: string;
   url: string;
   consoleUrl: string;
+  /** `HOST:PORT` of the peer listener, or null without `--peer-listen`. */
+  peerAddress: string | null;
+  /** `sha256:` + hex of this computer's peer certificate. */
+  peerFingerprint: string;
   /** Settles when the service has stopped (SIGINT/SIGTERM or `qk service stop`). */
   stopped: Promise<void>;
 }
 
 export interface ServiceStarter {
   /** Starts a service on a data folder; a malformed `listen` is refused with QkError INVALID_PARAMETER before anything starts. */
-  start(options: { dataDir: string; name: string | undefined; listen: string }): Promise<StartedService>;
+  start(options: {
+    dataDir: string;
+    name: string | undefined;
+    listen: string;
+    /** `--peer-listen HOST:PORT`: accept deliveries from other computers there. */
+    peerListen?: string | undefined;
+    /** `--routing`: relay messages for other computers. */
+    routing?: boolean | undefined;
+  }): Promise<StartedService>;
 }

@@ -47,6 +47,19 @@ export const OPERATION_NAMES = [
   'queueClassCounts',
   'settingsList',
   'settingsSet',
+  'peerAdd',
+  'peerList',
+  'peerRemove',
+  'routeSet',
+  'routeList',
+  'routeRemove',
+  'outgoingList',
+  'outgoingPause',
+  'outgoingResume',
+  'serviceDisconnect',
+  'serviceConnect',
+  'messagesSearch',
+  'serviceRestartImpact',
 ] as const satisfies readonly OperationName[];
 
 // Compile-time proof that no operation of the contract is missing above.

@@ -1,5 +1,5 @@
 /** Browsing a queue page by page (issue 2: a query with paging, never "load the queue into memory"). */
-import { QkError } from '@qk/model';
+import { normalizeMessageId, QkError } from '@qk/model';
 import type { QueueRecord, Store } from '@qk/store';
 import type { QueueRegistry } from './queue-registry.js';
 import type { BrowseInput, BrowsePage } from './types.js';
@@ -30,6 +30,10 @@ export function browseQueue(store: Store, registry: QueueRegistry, queue: QueueR
       classCodes: filter.classCodes,
       arrivedFromMs: timeMs(filter.arrivedFrom, 'arrivedFrom'),
       arrivedToMs: timeMs(filter.arrivedTo, 'arrivedTo'),
+      correlationId: filter.correlationId === undefined ? undefined : normalizeMessageId(filter.correlationId),
+      appSpecific: filter.appSpecific,
+      sourceMachine: filter.sourceMachine,
+      delivery: filter.delivery,
     },
     knownTotal: usage.count,
     hasRetained: usage.retained > 0,

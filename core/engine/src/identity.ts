@@ -1,6 +1,7 @@
 /** The computer's identity and its two counters: message sequence numbers and lookup IDs. */
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
+import { computerNameProblem, QkError } from '@qk/model';
 import type { Store } from '@qk/store';
 
 /** IDs are reserved in blocks so a counter costs one write per block, and none is reused after a crash. */
@@ -52,6 +53,12 @@ export function loadIdentity(store: Store, requestedName: string | undefined): C
   if (!id) {
     id = randomUUID();
     store.queues.setMeta('computer_id', id);
+  }
+  if (requestedName !== undefined) {
+    // The name goes into every message this computer sends and into paths (§3.2): the same rule as any path's.
+    const problem =
+      requestedName === '.' ? "'.' means the local computer, not a name" : computerNameProblem(requestedName);
+    if (problem) throw new QkError('INVALID_PARAMETER', `Cannot use that computer name: ${problem}.`);
   }
   const storedName = store.queues.getMeta('computer_name');
   const name = requestedName ?? storedName ?? os.hostname().split('.')[0]?.toUpperCase() ?? 'LOCALHOST';

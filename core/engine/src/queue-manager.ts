@@ -17,7 +17,7 @@ import {
   type ServiceStatus,
   type SettingInfo,
 } from '@qk/model';
-import { EXPIRY_BATCH, Store, type QueueRecord, type StoredMessage } from '@qk/store';
+import { EXPIRY_BATCH, Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import { Effects } from './effects.js';
 import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
@@ -39,6 +39,8 @@ import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { arrivingDraft } from './network-arrival.js';
+import { NetworkConfig } from './network/config.js';
+import { remoteReadDenied } from './remote-read.js';
 import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import {
   systemClock,
@@ -83,6 +85,8 @@ class QueueManager implements QueueManagerApi {
   private readonly duplicates: DuplicateCache;
   private readonly trafficMeter = new TrafficMeter();
   private readonly core: Core;
+  /** Peers, routes, holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
   private tickHandle: unknown = null;
@@ -131,6 +135,7 @@ class QueueManager implements QueueManagerApi {
         ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
     };
+    this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
   }
 
   static open(options: QueueManagerOptions): QueueManager {
@@ -159,7 +164,8 @@ class QueueManager implements QueueManagerApi {
       return qm;
     } catch (error) {
       store.close();
-      throw error;
+      // A damaged page or a full disk met while loading is the administrator's to fix, not an internal error.
+      throw storeOpenError(error, options.dataDir);
     }
   }
 
@@ -236,6 +242,11 @@ class QueueManager implements QueueManagerApi {
       machineQuotaUsedKB: Math.ceil(this.registry.totalBytes() / 1024),
       machineJournalQuotaUsedKB: Math.ceil(this.registry.systemJournalBytes() / 1024),
       startedTime: new Date(this.startedMs).toISOString(),
+      // The network node of the host fills in its own part (the engine has no listener of its own).
+      peerAddress: null,
+      peerFingerprint: null,
+      routing: false,
+      offline: this.networkConfig.offline(),
     };
   }
 
@@ -436,7 +447,7 @@ class QueueManager implements QueueManagerApi {
   // ── receiving ─────────────────────────────────────────────────────────────────────────────────────────
 
   async receive(input: ReceiveInput): Promise<MessageInfo> {
-    const queue = this.resolveExisting(input.path);
+    const queue = this.resolveForReading('receive', input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if ((tx || input.transactional) && !queue.transactional) {
       // R-M4: a transactional receive needs a transactional queue.
@@ -455,7 +466,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   async receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]> {
-    const queue = this.resolveExisting(input.path);
+    const queue = this.resolveForReading('receive', input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
@@ -499,7 +510,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {
-    const queue = this.resolveExisting(input.path);
+    const queue = this.resolveForReading('peek', input.path);
     if (input.lookupId !== undefined) return toMessageInfo(this.messageIn(queue, input.lookupId));
     const deadline = this.clock.now() + (input.timeoutMs ?? 0);
     for (;;) {
@@ -795,6 +806,23 @@ class QueueManager implements QueueManagerApi {
       );
     }
     return outgoing;
+  }
+
+  /** A local queue an application may receive or peek from; another computer's is refused (remote-read.ts). */
+  private resolveForReading(op: 'receive' | 'peek', path: string): QueueRecord {
+    const ref = parseQueueName(path);
+    if (!this.registry.isLocal(ref.computer)) throw remoteReadDenied(op, path, ref);
+    return this.registry.resolveLocal(ref, path);
+  }
+
+  /** True when `path` names a queue on another computer, i.e. this computer's outgoing queue for it. */
+  isRemotePath(path: string): boolean {
+    try {
+      return !this.registry.isLocal(parseQueueName(path).computer);
+    } catch {
+      // An unparsable name is no queue at all; the operation itself reports why.
+      return false;
+    }
   }
 
   /** Where a send goes. System queues and journals never accept sends (§3.1). */

@@ -1,5 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { NetworkConfigApi } from './network/config-types.js';
 import type { TrafficSeries } from './traffic.js';
 
 /** The engine's sense of time; unit tests drive a fake one. */
@@ -114,6 +115,10 @@ export interface BrowseInput {
         classCodes?: number[] | undefined;
         arrivedFrom?: string | undefined;
         arrivedTo?: string | undefined;
+        correlationId?: string | undefined;
+        appSpecific?: number | undefined;
+        sourceMachine?: string | undefined;
+        delivery?: 'express' | 'recoverable' | undefined;
       }
     | undefined;
   /** Bodies are left out of browse pages unless asked for (a page of 4 MB bodies is not a list). */
@@ -176,6 +181,8 @@ export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo
 export interface QueueManagerApi {
   readonly name: string;
   readonly id: string;
+  /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
+  readonly networkConfig: NetworkConfigApi;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;
@@ -192,6 +199,8 @@ export interface QueueManagerApi {
   /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
   receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
+  /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
+  isRemotePath(path: string): boolean;
   browse(input: BrowseInput): BrowsePage;
   getMessage(path: string, lookupId: number): MessageInfo;
   deleteMessage(path: string, lookupId: number): void;

@@ -32,6 +32,8 @@ export const errorCodes = [
   'STORE_CORRUPT',
   'OPERATION_CANCELLED',
   'UNAUTHORIZED',
+  'PEER_NOT_FOUND',
+  'ROUTE_NOT_FOUND',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -4,3 +4,4 @@ export * from './names.js';
 export * from './message-id.js';
 export * from './types.js';
 export * from './settings.js';
+export * from './network.js';

@@ -28,10 +28,29 @@ export interface QueueRef {
 }
 
 const GUID_RE = /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i;
-// MSMQ 1.0 forbids \ and ; (and CR/LF); MSMQ 2.0+ also + , and " (§3.2). Control characters are never names.
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN_NAME_CHARS = /[\\;+,"\u0000-\u001f\u007f]/;
+// MSMQ 1.0 forbids \ and ; (and CR/LF); MSMQ 2.0+ also + , and " (§3.2).
+const FORBIDDEN_NAME_CHARS = /[\\;+,"]/;
+/**
+ * Characters that are never part of a name although MSMQ's SDK prose ("any character except \ and ;") lets
+ * them through: §3.2's ABNF starts at 0x21, so controls (C0, DEL, C1) are out, and so are the Unicode bidi
+ * controls (ALM, LRM, RLM, LRE…RLO, LRI…PDI) and line/paragraph separators, which would let a name display
+ * as another one in the console, in `qk` output and in logs (issue 7, "Trojan Source"-style spoofing). A lone
+ * surrogate is not a character at all and cannot be stored as UTF-8.
+ */
+const INVISIBLE_OR_BIDI = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]|\p{Cs}/u;
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+const INVISIBLE_OR_BIDI_ALL = new RegExp(INVISIBLE_OR_BIDI.source, 'gu');
+/** Longest stretch of a refused name that an error message repeats. */
+const ECHO_LIMIT = 160;
+
+/**
+ * A name as an error message may repeat it: invisible and bidi characters written as `\u{202E}` so the
+ * message cannot be made to read as something else, and a long name cut short.
+ */
+export function printableName(text: string): string {
+  const shown = text.length > ECHO_LIMIT ? `${text.slice(0, ECHO_LIMIT)}… (${text.length} characters)` : text;
+  return shown.replace(INVISIBLE_OR_BIDI_ALL, (c) => `\\u{${(c.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`);
+}
 
 const systemShorthands: Record<string, SystemQueueKind> = {
   JOURNAL$: 'JOURNAL',
@@ -46,11 +65,11 @@ export function parseGuid(text: string): string | null {
 }
 
 function illegalPath(text: string, why: string): QkError {
-  return new QkError('ILLEGAL_QUEUE_PATHNAME', `Illegal queue path name '${text}': ${why}.`);
+  return new QkError('ILLEGAL_QUEUE_PATHNAME', `Illegal queue path name '${printableName(text)}': ${why}.`);
 }
 
 function illegalFormat(text: string, why: string): QkError {
-  return new QkError('ILLEGAL_FORMATNAME', `Illegal format name '${text}': ${why}.`);
+  return new QkError('ILLEGAL_FORMATNAME', `Illegal format name '${printableName(text)}': ${why}.`);
 }
 
 /** Throws ILLEGAL_QUEUE_PATHNAME unless `name` is a legal queue name (§3.2). */
@@ -62,21 +81,40 @@ export function validateQueueName(name: string, fullText = name): void {
       `the queue name is ${name.length} characters; at most ${Limits.MAX_QUEUE_NAME_LENGTH} are allowed`,
     );
   }
+  const invisible = INVISIBLE_OR_BIDI.exec(name);
+  if (invisible) throw illegalPath(fullText, `a queue name may not contain ${describeCharacter(invisible[0])}`);
   const bad = FORBIDDEN_NAME_CHARS.exec(name);
-  if (bad) {
-    const shown =
-      bad[0] < ' ' || bad[0] === '\u007f' ? `character 0x${bad[0].charCodeAt(0).toString(16)}` : `'${bad[0]}'`;
-    throw illegalPath(fullText, `a queue name may not contain ${shown}`);
-  }
+  if (bad) throw illegalPath(fullText, `a queue name may not contain '${bad[0]}'`);
   if (name.endsWith('$')) throw illegalPath(fullText, "a queue name may not end with '$' (reserved for system names)");
+}
+
+/** `U+202E` style, for a character that would not show (or would reorder the text) if printed as it is. */
+function describeCharacter(char: string): string {
+  const code = char.codePointAt(0) ?? 0;
+  return `the invisible or control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Why `name` is not a legal computer name, or null when it is: 1–256 visible ASCII characters (§3.2, from
+ * [MQMQ-2.1.1]), which also keeps control and bidi characters out of every computer name.
+ */
+export function computerNameProblem(name: string): string | null {
+  if (name.length === 0) return 'the computer name is empty';
+  if (name.length > Limits.MAX_COMPUTER_NAME_LENGTH)
+    return `the computer name is longer than ${Limits.MAX_COMPUTER_NAME_LENGTH} characters`;
+  if (!VISIBLE_ASCII.test(name)) {
+    const invisible = INVISIBLE_OR_BIDI.exec(name);
+    return invisible
+      ? `the computer name may not contain ${describeCharacter(invisible[0])}`
+      : 'the computer name must be visible ASCII characters';
+  }
+  return null;
 }
 
 /** Throws unless `name` is a legal computer name: 1–256 visible ASCII characters, or `.`. */
 export function validateComputerName(name: string, fullText = name): void {
-  if (name.length === 0) throw illegalPath(fullText, 'the computer name is empty');
-  if (name.length > Limits.MAX_COMPUTER_NAME_LENGTH)
-    throw illegalPath(fullText, 'the computer name is longer than 256 characters');
-  if (!VISIBLE_ASCII.test(name)) throw illegalPath(fullText, 'the computer name must be visible ASCII characters');
+  const problem = computerNameProblem(name);
+  if (problem) throw illegalPath(fullText, problem);
 }
 
 function computerRef(name: string): ComputerRef {
@@ -161,7 +199,7 @@ export function parseFormatName(text: string): QueueRef {
         if (/^(HTTP|HTTPS|IPX):/i.test(head)) {
           throw new QkError(
             'UNSUPPORTED_FORMATNAME_OPERATION',
-            `'${text}': only DIRECT=OS: and DIRECT=TCP: are supported.`,
+            `'${printableName(text)}': only DIRECT=OS: and DIRECT=TCP: are supported.`,
           );
         }
         throw illegalFormat(text, 'expected DIRECT=OS:COMPUTER\\[private$\\]QUEUE');
@@ -214,7 +252,10 @@ export function parseFormatName(text: string): QueueRef {
     case 'CONNECTOR':
     case 'MULTICAST':
     case 'DL':
-      throw new QkError('UNSUPPORTED_FORMATNAME_OPERATION', `'${text}': ${kind}= format names are not supported.`);
+      throw new QkError(
+        'UNSUPPORTED_FORMATNAME_OPERATION',
+        `'${printableName(text)}': ${kind}= format names are not supported.`,
+      );
     default:
       throw illegalFormat(text, `unknown format name kind '${kind}'`);
   }

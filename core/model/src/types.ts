@@ -116,4 +116,12 @@ export interface ServiceStatus {
   machineQuotaUsedKB: number;
   machineJournalQuotaUsedKB: number;
   startedTime: string;
+  /** `HOST:PORT` of the peer listener (what `qk peer add` takes), or null without `--peer-listen`. */
+  peerAddress: string | null;
+  /** `sha256:` + hex of this computer's peer certificate, or null where the service has no network. */
+  peerFingerprint: string | null;
+  /** True when started with `--routing`: it relays messages for other computers. */
+  routing: boolean;
+  /** MSMQ's offline mode (`qk service disconnect`). */
+  offline: boolean;
 }

@@ -1,5 +1,5 @@
 export { Store } from './store.js';
-export { STORE_FILE } from './open-database.js';
+export { STORE_FILE, storeOpenError } from './open-database.js';
 export { EXPIRY_BATCH } from './message-store.js';
 export { LATEST_SCHEMA_VERSION } from './migrations.js';
 export type * from './records.js';

@@ -336,7 +336,11 @@ function hasFilter(filter: BrowseQuery['filter']): boolean {
     filter.bodyText ||
     (filter.classCodes && filter.classCodes.length > 0) ||
     filter.arrivedFromMs !== undefined ||
-    filter.arrivedToMs !== undefined,
+    filter.arrivedToMs !== undefined ||
+    filter.correlationId !== undefined ||
+    filter.appSpecific !== undefined ||
+    filter.sourceMachine ||
+    filter.delivery !== undefined,
   );
 }
 
@@ -365,12 +369,25 @@ function sourceSql(query: BrowseQuery): { sql: string; params: unknown[] } {
     conditions.push('arrived_ms <= ?');
     conditionParams.push(filter.arrivedToMs);
   }
+  if (filter.correlationId !== undefined) {
+    conditions.push('correlation_id = ?');
+    conditionParams.push(filter.correlationId);
+  }
+  if (filter.appSpecific !== undefined) {
+    conditions.push('app_specific = ?');
+    conditionParams.push(filter.appSpecific);
+  }
+  if (filter.sourceMachine) {
+    conditions.push('instr(lower(source_machine), lower(?)) > 0');
+    conditionParams.push(filter.sourceMachine);
+  }
   const extra = conditions.map((c) => ` AND ${c}`).join('');
   // Narrow branches carry only what sorting needs; rows are read afterwards by lookup ID.
   const cols = 'lookup_id, priority, class, label, size, sent_ms, arrived_ms';
   const branches: string[] = [];
   const params: unknown[] = [];
-  for (const t of TABLES) {
+  const tables = filter.delivery === undefined ? TABLES : [filter.delivery === 'express' ? 'mem' : 'main'];
+  for (const t of tables) {
     for (const status of ['status = 1', 'status <> 1']) {
       branches.push(`SELECT ${cols}, '${t}' AS tbl FROM ${t}.messages WHERE queue_id = ? AND ${status}${extra}`);
       params.push(query.queueId, ...conditionParams);

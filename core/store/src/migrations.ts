@@ -77,6 +77,31 @@ export const migrations: readonly Migration[] = [
       ${messagesTableSql('main')}
     `,
   },
+  {
+    version: 2,
+    description: 'many computers: trusted peers, routes, the hold state of outgoing queues',
+    sql: `
+      CREATE TABLE peers (
+        name_key TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        address TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        added_ms INTEGER NOT NULL,
+        last_connected_ms INTEGER
+      ) WITHOUT ROWID;
+      CREATE TABLE routes (
+        destination_key TEXT PRIMARY KEY,
+        destination TEXT NOT NULL,
+        via TEXT NOT NULL
+      ) WITHOUT ROWID;
+      -- Keyed by the outgoing queue's name key (its format name, lower case), so a hold outlives the queue
+      -- row, which goes and comes with its messages.
+      CREATE TABLE outgoing_state (
+        name_key TEXT PRIMARY KEY,
+        paused INTEGER NOT NULL DEFAULT 0
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = migrations[migrations.length - 1]?.version ?? 0;

@@ -15,6 +15,33 @@ function corrupt(file: string, why: string): QkError {
   return new QkError('STORE_CORRUPT', `The store ${file} cannot be used: ${why}. It was left untouched.`);
 }
 
+/**
+ * A SQLite failure met while a store is opened and loaded, as an error an administrator can act on: a damaged
+ * file (STORE_CORRUPT), a full disk or a folder that cannot be written (MESSAGE_STORAGE_FAILED). Anything else
+ * is returned as it is.
+ */
+export function storeOpenError(error: unknown, dataDir: string): unknown {
+  if (error instanceof QkError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return error;
+  const file = path.join(dataDir, STORE_FILE);
+  const why = error instanceof Error ? error.message : String(error);
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return corrupt(file, why);
+  if (code.startsWith('SQLITE_FULL')) {
+    return new QkError(
+      'MESSAGE_STORAGE_FAILED',
+      `The disk holding ${file} is full (${why}): free space there and start again. Nothing stored was changed.`,
+    );
+  }
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR')) {
+    return new QkError(
+      'MESSAGE_STORAGE_FAILED',
+      `The store ${file} cannot be written (${why}): check that its folder is writable and its disk healthy.`,
+    );
+  }
+  return error;
+}
+
 /** Opens (creating when missing) the store of a data folder, ready for use. */
 export function openDatabase(dataDir: string): Db {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -43,7 +70,8 @@ export function openDatabase(dataDir: string): Db {
     return db;
   } catch (error) {
     db.close();
-    if (error instanceof QkError) throw error;
+    const known = storeOpenError(error, dataDir);
+    if (known instanceof QkError) throw known;
     throw corrupt(file, error instanceof Error ? error.message : String(error));
   }
 }

@@ -93,10 +93,38 @@ export interface BrowseQuery {
     classCodes?: number[] | undefined;
     arrivedFromMs?: number | undefined;
     arrivedToMs?: number | undefined;
+    /** Exact correlation ID. */
+    correlationId?: string | undefined;
+    /** Exact application-specific value. */
+    appSpecific?: number | undefined;
+    /** Case-insensitive substring of the source computer's name. */
+    sourceMachine?: string | undefined;
+    /** Express messages are in `mem`, recoverable ones in `main`: the filter picks the table. */
+    delivery?: 'express' | 'recoverable' | undefined;
   };
   /** Count of messages in the queue, known to the caller; used when there is no filter. */
   knownTotal: number;
   /** The queue holds retained (status ≠ 1) messages, so the ready-only index does not cover it. */
   hasRetained: boolean;
   includeBody: boolean;
+}
+
+/** A computer this one trusts (docs/network.md). */
+export interface PeerRecord {
+  /** Lower-case name: computer names are case-insensitive. */
+  nameKey: string;
+  name: string;
+  /** `HOST:PORT` of its peer listener. */
+  address: string;
+  /** `sha256:` + hex of its certificate. */
+  fingerprint: string;
+  addedMs: number;
+  lastConnectedMs: number | null;
+}
+
+/** Messages for `destination` (a computer name, or `*`) go through routing server `via`. */
+export interface RouteRecord {
+  destinationKey: string;
+  destination: string;
+  via: string;
 }

@@ -2,11 +2,13 @@
 import { openDatabase, type Db } from './open-database.js';
 import { MessageStore } from './message-store.js';
 import { QueueStore } from './queue-store.js';
+import { NetworkConfigStore } from './network-config-store.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
   readonly messages: MessageStore;
   readonly queues: QueueStore;
+  readonly network: NetworkConfigStore;
 
   /** One transaction function, made once: better-sqlite3 builds a wrapper per db.transaction() call. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
@@ -14,6 +16,7 @@ export class Store {
   private constructor(private readonly db: Db) {
     this.messages = new MessageStore(db);
     this.queues = new QueueStore(db);
+    this.network = new NetworkConfigStore(db);
     this.runInTransaction = db.transaction((work: () => unknown) => work());
   }
 

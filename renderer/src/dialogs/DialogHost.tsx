@@ -1,11 +1,17 @@
 /** Renders the one open dialog. */
 import { assertNever } from '@qk/model';
+import { ComputerPropertiesDialog } from '../computer/ComputerPropertiesDialog.js';
+import { ConnectDialog } from '../computer/ConnectDialog.js';
+import { ColumnsDialog } from '../message-list/ColumnsDialog.js';
+import { ImportDialog } from '../messages/ImportDialog.js';
+import { MessagePropertiesDialog } from '../messages/MessagePropertiesDialog.js';
+import { MoveDialog } from '../messages/MoveDialog.js';
+import { SendTestDialog } from '../messages/SendTestDialog.js';
+import { NewQueueDialog } from '../queues/NewQueueDialog.js';
+import { QueuePropertiesDialog } from '../queues/QueuePropertiesDialog.js';
 import { useAppStore } from '../store/use-app-store.js';
-import { ComputerPropertiesDialog } from './ComputerPropertiesDialog.js';
-import { MessagePropertiesDialog } from './MessagePropertiesDialog.js';
-import { ImportDialog, MoveDialog, NewQueueDialog, QueuePropertiesDialog } from './QueueDialogs.js';
-import { SendTestDialog } from './SendTestDialog.js';
-import { AboutDialog, ColumnsDialog, ConfirmDialog, ConnectDialog } from './SimpleDialogs.js';
+import { AboutDialog } from './AboutDialog.js';
+import { ConfirmDialog } from './ConfirmDialog.js';
 
 /** The dialog layer. */
 export function DialogHost() {

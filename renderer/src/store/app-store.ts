@@ -2,15 +2,15 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ConsoleClient } from '../client/console-client.js';
 import { createHttpClient } from '../client/http-client.js';
-import { createColumnsSlice } from './columns-slice.js';
+import { createColumnsSlice } from '../message-list/columns-slice.js';
 import { createConnectionSlice } from './connection-slice.js';
-import { createDetailsSlice } from './details-slice.js';
+import { createDetailsSlice } from '../messages/details-slice.js';
 import { createJobsSlice } from './jobs-slice.js';
-import { createListSlice } from './list-slice.js';
-import { createMessageActions } from './message-actions.js';
-import { createSettingsSlice } from './settings-slice.js';
+import { createListSlice } from '../message-list/list-slice.js';
+import { createMessageActions } from '../messages/message-actions.js';
+import { createSettingsSlice } from '../computer/settings-slice.js';
 import { LOCAL_COMPUTER, type StoreContext } from './shared.js';
-import { createTreeSlice } from './tree-slice.js';
+import { createTreeSlice } from '../tree/tree-slice.js';
 import type { AppState } from './types.js';
 
 /** Options a test or a host may override. */

@@ -109,6 +109,13 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
         if (get().target?.computer === computer) get().invalidateList();
       });
       return;
+    case 'outgoingQueueChanged':
+      // Outgoing queues are listed with the computer's queues; their state shows there (docs/network.md).
+      coalesce(get, `queues:${computer}`, QUEUES_MS, () => void get().refreshQueues(computer));
+      return;
+    case 'peerChanged':
+      // Peers appear only in the computer's Network properties, which read them when opened.
+      return;
     default:
       assertNever(event, 'event');
   }

@@ -1,5 +1,6 @@
 /** State and actions of the console store, typed apart (zustand's guide); one interface per slice. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { ListSlice } from '../message-list/list-types.js';
 
 /** Where a message is now (messageFind / acknowledgmentsFor results). */
 export interface MessageLocation {
@@ -83,61 +84,6 @@ export interface QueueCreateRequest {
   retention?: boolean;
 }
 export type QueueUpdateRequest = Omit<QueueCreateRequest, 'transactional'>;
-
-/** Service-side sort of the message list. */
-export interface ListSort {
-  column: 'queue' | 'lookupId' | 'priority' | 'class' | 'label' | 'size' | 'sentTime' | 'arrivedTime';
-  descending: boolean;
-}
-
-/** Service-side filter of the message list. */
-export interface ListFilter {
-  label: string;
-  bodyText: string;
-  classCodes: number[];
-  /** datetime-local strings ('' = open). */
-  arrivedFrom: string;
-  arrivedTo: string;
-}
-
-/** Which queue the message list shows. */
-export interface ListTarget {
-  computer: string;
-  path: string;
-}
-
-export interface ListSlice {
-  target: ListTarget | null;
-  /** Messages matching the filter; null until the first page arrives. */
-  total: number | null;
-  pages: Record<number, MessageInfo[]>;
-  sort: ListSort;
-  filter: ListFilter;
-  filterVisible: boolean;
-  /** lookupId → true. */
-  selection: Record<number, true>;
-  /** Ctrl+A: every message of the (filtered) list, loaded or not. */
-  allSelected: boolean;
-  anchorIndex: number | null;
-  focusIndex: number | null;
-  listError: string | null;
-  /** Bumped on every invalidation so views re-request their window. */
-  generation: number;
-  setTarget(target: ListTarget | null): void;
-  /** Loads the pages covering rows [start, end]. */
-  ensureRange(start: number, end: number): void;
-  invalidateList(): void;
-  messageAt(index: number): MessageInfo | undefined;
-  setSort(sort: ListSort): void;
-  setFilter(filter: Partial<ListFilter>): void;
-  setFilterVisible(visible: boolean): void;
-  selectIndex(index: number, mode: 'replace' | 'toggle' | 'range'): void;
-  selectAll(): void;
-  clearSelection(): void;
-  selectedCount(): number;
-  /** Lookup IDs of the selection, paging through the service when everything is selected. */
-  resolveSelection(signal?: AbortSignal): Promise<number[]>;
-}
 
 /** A dialog the console has open (one at a time, as modal property sheets are). */
 export type Dialog =

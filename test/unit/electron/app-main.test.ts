@@ -48,7 +48,13 @@ vi.mock('electron', () => ({
   BrowserWindow: FakeWindow,
   dialog: { showErrorBox: vi.fn() },
   utilityProcess: { fork: vi.fn(() => ({})) },
-  session: { defaultSession: { webRequest: { onHeadersReceived: vi.fn() }, setPermissionRequestHandler: vi.fn() } },
+  session: {
+    defaultSession: {
+      webRequest: { onHeadersReceived: vi.fn() },
+      setPermissionRequestHandler: vi.fn(),
+      setPermissionCheckHandler: vi.fn(),
+    },
+  },
 }));
 vi.mock('../../../electron/host-connection.js', () => ({ connectHost: vi.fn(async () => host) }));
 

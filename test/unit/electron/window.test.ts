@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 const created: Array<{ options: Electron.BrowserWindowConstructorOptions; window: FakeWindow }> = [];
 const onHeadersReceived = vi.fn();
 const setPermissionRequestHandler = vi.fn();
+const setPermissionCheckHandler = vi.fn();
 const showErrorBox = vi.fn();
 let loadResult: Promise<void> = Promise.resolve();
 
@@ -32,7 +33,9 @@ class FakeWindow {
 vi.mock('electron', () => ({
   BrowserWindow: FakeWindow,
   dialog: { showErrorBox },
-  session: { defaultSession: { webRequest: { onHeadersReceived }, setPermissionRequestHandler } },
+  session: {
+    defaultSession: { webRequest: { onHeadersReceived }, setPermissionRequestHandler, setPermissionCheckHandler },
+  },
 }));
 
 const { createMainWindow, CONSOLE_CSP } = await import('../../../electron/window.js');
@@ -92,7 +95,7 @@ describe('createMainWindow', () => {
     expect(contents.openHandler?.({ url: APP_INDEX_URL })).toEqual({ action: 'deny' });
   });
 
-  it('sends the console CSP as a header on every response and denies every permission request', () => {
+  it('sends the console CSP as a header on every response and denies every permission request and check', () => {
     open();
     const hook = onHeadersReceived.mock.calls[0]?.[0] as
       ((details: { responseHeaders: Record<string, string[]> }, cb: (r: unknown) => void) => void) | undefined;
@@ -110,6 +113,12 @@ describe('createMainWindow', () => {
       permission({}, name, answer);
       expect(answer, name).toHaveBeenCalledWith(false);
     }
+    const check = setPermissionCheckHandler.mock.calls[0]?.[0] as (contents: unknown, name: string) => boolean;
+    expect(['clipboard-read', 'media', 'notifications'].map((name) => check(null, name))).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('a page that fails to load is reported, not swallowed', async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import {
+  computerNameProblem,
   parseQueueName,
+  printableName,
   tryParseMessageId,
   parseCorrelationId,
   formatMessageId,
@@ -37,6 +39,58 @@ describe('path names (§3.2)', () => {
     ['orders', 'COMPUTER'],
   ])('illegal name %s is refused with ILLEGAL_QUEUE_PATHNAME', (name) => {
     expect(() => parseQueueName(name)).toThrow(expect.objectContaining({ code: 'ILLEGAL_QUEUE_PATHNAME' }));
+  });
+
+  test.each([
+    ['RIGHT-TO-LEFT OVERRIDE', '\u202e'],
+    ['LEFT-TO-RIGHT ISOLATE', '\u2066'],
+    ['ARABIC LETTER MARK', '\u061c'],
+    ['RIGHT-TO-LEFT MARK', '\u200f'],
+    ['LINE SEPARATOR', '\u2028'],
+    ['a C1 control', '\u0085'],
+    ['DEL', '\u007f'],
+    ['TAB', '\t'],
+    ['a lone surrogate', '\ud800'],
+  ])('a queue name with %s is refused, and the message shows it escaped', (_what, char) => {
+    const name = `.\\private$\\invoice${char}fdp.exe`;
+    expect(() => parseQueueName(name)).toThrow(expect.objectContaining({ code: 'ILLEGAL_QUEUE_PATHNAME' }));
+    try {
+      parseQueueName(name);
+    } catch (error) {
+      expect((error as Error).message).not.toContain(char);
+      expect((error as Error).message).toMatch(/\\u\{[0-9A-F]+\}/);
+    }
+    expect(() => parseQueueName(`DIRECT=OS:alpha\\private$\\a${char}b`)).toThrow(
+      expect.objectContaining({ code: 'ILLEGAL_FORMATNAME' }),
+    );
+  });
+
+  test('letters of any script stay legal in queue names (only invisible and bidi controls are refused)', () => {
+    for (const name of ['заказы', 'طلبات', '注文', 'café-ü']) {
+      expect(parseQueueName(`.\\private$\\${name}`).target).toEqual({ kind: 'private', name });
+    }
+  });
+
+  test('computer names are visible ASCII: control and bidi characters are refused, and so is 257 characters', () => {
+    expect(computerNameProblem('ALPHA-1.example.com')).toBeNull();
+    expect(computerNameProblem('A'.repeat(256))).toBeNull();
+    expect(computerNameProblem('A'.repeat(257))).toMatch(/longer than 256/);
+    expect(computerNameProblem('AL\u202ePHA')).toMatch(/U\+202E/);
+    expect(computerNameProblem('AL PHA')).toMatch(/visible ASCII/);
+    expect(() => parseQueueName('AL\u202ePHA\\private$\\q')).toThrow(
+      expect.objectContaining({ code: 'ILLEGAL_QUEUE_PATHNAME' }),
+    );
+  });
+
+  test('an error message repeats at most the first 160 characters of a refused name', () => {
+    const name = `.\\private$\\${'n'.repeat(5_000)}`;
+    expect(() => parseQueueName(name)).toThrow(expect.objectContaining({ code: 'ILLEGAL_QUEUE_PATHNAME' }));
+    try {
+      parseQueueName(name);
+    } catch (error) {
+      expect((error as Error).message.length).toBeLessThan(400);
+      expect(printableName(name)).toContain('(5011 characters)');
+    }
   });
 
   test('a 124-character name is legal', () => {

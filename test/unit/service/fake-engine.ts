@@ -158,6 +158,10 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
       duplicateCache: { entries: 0, capacity: 10_000, duplicatesRemoved: 0 },
       machineQuotaUsedKB: 0,
       machineJournalQuotaUsedKB: 0,
+      peerAddress: null,
+      peerFingerprint: null,
+      routing: false,
+      offline: false,
       startedTime: new Date(0).toISOString(),
     }),
     listQueues: () => [...queues.values()].map((q) => queueInfo(q.path, q.transactional, q.messages.length)),
@@ -202,6 +206,8 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     receive: (input) => take(input, true),
     receiveBatch: unsupported,
     peek: (input) => take(input, false),
+    // The fake knows one computer: paths that start with another name are remote.
+    isRemotePath: (path) => !/^\.\\/.test(path),
     browse: (input) => {
       const q = queue(input.path);
       const offset = input.offset ?? 0;
@@ -241,6 +247,20 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     setSetting: unsupported,
     traffic: unsupported,
     classCounts: unsupported,
+    networkConfig: {
+      peers: () => [],
+      putPeer: unsupported,
+      removePeer: unsupported,
+      peerConnected: unsupported,
+      routes: () => [],
+      setRoute: unsupported,
+      removeRoute: unsupported,
+      outgoingQueues: () => [],
+      outgoingQueue: unsupported,
+      setOutgoingPaused: unsupported,
+      offline: () => false,
+      setOffline: unsupported,
+    },
     on: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -6,6 +6,7 @@ import { SERVICE_FILE } from '@qk/client';
 import { isQkError, QkError } from '@qk/model';
 import { action, type CommandContext } from '../context.js';
 import { formatStatus } from '../format/service.js';
+import { formatRestartImpact } from './tools.js';
 import type { CliIo } from '../io.js';
 import { dataDirOf } from '../target.js';
 import { UsageError } from '../usage-error.js';
@@ -24,6 +25,11 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
     )
     .option('--name <name>', 'computer name of this queue manager (default: the stored name, else the host name)')
     .option('--listen <host:port>', 'address to listen on; port 0 = any free port', '127.0.0.1:0')
+    .option(
+      '--peer-listen <host:port>',
+      'also accept deliveries from other computers on this address (mutual TLS; port 0 = any free port)',
+    )
+    .option('--routing', 'be a routing server: relay messages for other computers')
     .action(action(io, startService));
 
   service
@@ -41,10 +47,35 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
     .description(
       'restart the queue manager in place: pending settings apply, express messages are lost, the duplicate cache empties',
     )
+    .option('--dry-run', 'say what a restart would lose now (express messages per queue) and restart nothing')
     .action(
       action(io, async (ctx) => {
         const client = await ctx.client();
+        if (ctx.options['dryRun'] === true) {
+          ctx.print(await client.serviceRestartImpact({}), formatRestartImpact);
+          return;
+        }
         ctx.print(await client.serviceRestart({}), (s) => `Restarted.\n${formatStatus(s)}`);
+      }),
+    );
+
+  service
+    .command('disconnect')
+    .description("MSMQ's offline mode: every outgoing queue holds and no deliveries are accepted")
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.serviceDisconnect({}), (s) => `Offline.\n${formatStatus(s)}`);
+      }),
+    );
+
+  service
+    .command('connect')
+    .description('end offline mode: outgoing queues send again and deliveries are accepted')
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.serviceConnect({}), (s) => `Online.\n${formatStatus(s)}`);
       }),
     );
 
@@ -81,17 +112,36 @@ async function startService(ctx: CommandContext): Promise<void> {
   const name = typeof ctx.options['name'] === 'string' ? ctx.options['name'] : undefined;
   let running;
   try {
-    running = await starter.start({ dataDir, name, listen: String(ctx.options['listen']) });
+    const peerListen = ctx.options['peerListen'];
+    running = await starter.start({
+      dataDir,
+      name,
+      listen: String(ctx.options['listen']),
+      ...(peerListen !== undefined ? { peerListen: String(peerListen) } : {}),
+      ...(ctx.options['routing'] === true ? { routing: true } : {}),
+    });
   } catch (error) {
     // Only the listen address is checked before the service starts; a bad one is a wrong command line.
     if (isQkError(error) && error.code === 'INVALID_PARAMETER') throw new UsageError(error.message);
     throw error;
   }
-  const ready = { ready: true, name: running.name, id: running.id, url: running.url };
+  // CLI.md: with --peer-listen the ready line gains the peer address and fingerprint (status always has them).
+  const ready = {
+    ready: true,
+    name: running.name,
+    id: running.id,
+    url: running.url,
+    ...(running.peerAddress !== null
+      ? { peerAddress: running.peerAddress, peerFingerprint: running.peerFingerprint }
+      : {}),
+  };
   ctx.print(
     ready,
     (r) =>
-      `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url} (data ${dataDir}; console ${running.consoleUrl}; Ctrl+C stops it)`,
+      `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url} (data ${dataDir}; console ${running.consoleUrl}; Ctrl+C stops it)` +
+      (running.peerAddress
+        ? `\nPeers deliver to ${running.peerAddress}; this computer's fingerprint is ${running.peerFingerprint}`
+        : ''),
   );
   await running.stopped;
   if (!ctx.json) ctx.io.stdout('Service stopped.\n');

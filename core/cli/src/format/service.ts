@@ -33,6 +33,10 @@ export function formatStatus(s: ServiceStatus): string {
       `${formatCount(cache.entries)} of ${formatCount(cache.capacity)} entries; ${formatCount(cache.duplicatesRemoved)} duplicate${cache.duplicatesRemoved === 1 ? '' : 's'} removed`,
     ],
     ['Pending restart', s.settingsPendingRestart.length ? s.settingsPendingRestart.join(', ') : 'none'],
+    ['Peer address', s.peerAddress ?? 'none (no --peer-listen: this computer only sends)'],
+    ['Peer fingerprint', s.peerFingerprint ?? '-'],
+    ['Routing server', s.routing ? 'yes' : 'no'],
+    ['Mode', s.offline ? 'offline (qk service connect ends it)' : 'online'],
   ]);
 }
 

@@ -48,3 +48,20 @@ export function auditTarget(input: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Operations that read a queue's messages or properties without being admin actions by themselves. */
+const QUEUE_READS: ReadonlySet<string> = new Set([
+  'browse',
+  'queueShow',
+  'messageGet',
+  'peek',
+  'receive',
+  'receiveBatch',
+]);
+
+/** The queue a reading operation names, for deciding whether it reads an outgoing queue (and is audited). */
+export function queueReadPath(op: string, input: unknown): string | undefined {
+  if (!QUEUE_READS.has(op) || typeof input !== 'object' || input === null) return undefined;
+  const path = (input as Record<string, unknown>)['path'];
+  return typeof path === 'string' ? path : undefined;
+}

@@ -1,6 +1,7 @@
 /** One handler per operation of the contract, mapping it onto the queue manager of the host. */
 import type { OperationName, OperationOutput, OperationParsedInput } from '@qk/api';
-import type { QueueManagerApi } from '@qk/engine';
+import { restartImpact, searchMessages, type QueueManagerApi } from '@qk/engine';
+import type { NetworkNode } from '@qk/network';
 import type { ServiceStatus } from '@qk/model';
 import type { TransactionRegistry } from './transaction-registry.js';
 
@@ -20,6 +21,8 @@ export type ContextualHandlers = {
 /** What the handlers need from their host. */
 export interface HandlerHost {
   engine(): QueueManagerApi;
+  /** This computer's networking; throws SERVICE_NOT_AVAILABLE where the host runs without one. */
+  network(): NetworkNode;
   restart(): Promise<ServiceStatus>;
   readonly transactions: TransactionRegistry;
 }
@@ -27,11 +30,21 @@ export interface HandlerHost {
 /** Builds the handler table; every entry is async so sync engine throws become rejections. */
 export function createHandlers(host: HandlerHost): ContextualHandlers {
   const engine = (): QueueManagerApi => host.engine();
+  const network = (): NetworkNode => host.network();
+  /** The engine's status with the network's part, when this host has a network. */
+  const status = (): ServiceStatus => {
+    const own = engine().status();
+    try {
+      return { ...own, ...network().status() };
+    } catch {
+      return own;
+    }
+  };
   const touch = (transaction: string | undefined): void => {
     if (transaction !== undefined) host.transactions.touch(transaction);
   };
   return {
-    serviceStatus: async () => engine().status(),
+    serviceStatus: async () => status(),
     serviceRestart: async () => host.restart(),
     // ServiceHost.call asks its host to stop once this reply is on its way (see requestStop).
     serviceStop: async () => ({}),
@@ -107,5 +120,33 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
 
     settingsList: async () => engine().listSettings(),
     settingsSet: async ({ name, value }) => engine().setSetting(name, value),
+
+    peerAdd: async (input) => network().addPeer(input),
+    peerList: async () => network().listPeers(),
+    peerRemove: async ({ name }) => {
+      network().removePeer(name);
+      return {};
+    },
+    routeSet: async ({ destination, via }) => network().setRoute(destination, via),
+    routeList: async () => network().listRoutes(),
+    routeRemove: async ({ destination }) => {
+      network().removeRoute(destination);
+      return {};
+    },
+    outgoingList: async () => network().listOutgoing(),
+    outgoingPause: async ({ formatName }) => network().pause(formatName),
+    outgoingResume: async ({ formatName }) => network().resume(formatName),
+    serviceDisconnect: async () => {
+      network().disconnect();
+      return status();
+    },
+    serviceConnect: async () => {
+      network().connect();
+      return status();
+    },
+
+    // The console's daily tools (core/engine/src/console-tools.ts).
+    messagesSearch: async ({ filter, limit }) => searchMessages(engine(), filter, limit ?? 200),
+    serviceRestartImpact: async () => restartImpact(engine()),
   };
 }

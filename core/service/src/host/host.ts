@@ -14,7 +14,8 @@ import {
 } from '@qk/api';
 import { openQueueManager, type QueueManagerApi, type QueueManagerOptions } from '@qk/engine';
 import { QkError, type ServiceStatus } from '@qk/model';
-import { AuditLog, auditTarget } from './audit-log.js';
+import { NetworkNode, type NetworkNodeOptions } from '@qk/network';
+import { AuditLog, auditTarget, queueReadPath } from './audit-log.js';
 import { acquireDataLock, type DataLock } from './data-lock.js';
 import { createHandlers, type CallContext, type ContextualHandlers } from './handlers.js';
 import { TransactionRegistry } from './transaction-registry.js';
@@ -48,6 +49,8 @@ export class ServiceHost {
   readonly #listeners = new Set<(event: QkEvent) => void>();
   readonly #stopListeners = new Set<StopListener>();
   #engine: QueueManagerApi | null;
+  #network: NetworkNode | null = null;
+  #unsubscribeNetwork: () => void = () => {};
   #identity: { name: string; id: string };
   #engineError: QkError | null = null;
   #unsubscribeEngine: () => void = () => {};
@@ -67,6 +70,7 @@ export class ServiceHost {
     });
     this.#contextual = createHandlers({
       engine: () => this.#requireEngine(),
+      network: () => this.#requireNetwork(),
       restart: () => this.restart(),
       transactions: this.transactions,
     });
@@ -106,6 +110,18 @@ export class ServiceHost {
     return this.#identity.id;
   }
 
+  /**
+   * Starts this computer's networking (docs/network.md): its certificate, and a peer listener when asked for
+   * one. Network events reach subscribers as contract events.
+   */
+  async startNetwork(options: Omit<NetworkNodeOptions, 'dataDir' | 'engine'>): Promise<NetworkNode> {
+    if (this.#network) throw new QkError('INVALID_PARAMETER', 'The network of this service is started already.');
+    const node = await NetworkNode.start({ ...options, dataDir: this.dataDir, engine: () => this.#requireEngine() });
+    this.#network = node;
+    this.#unsubscribeNetwork = node.onEvent((event) => this.#emit(event));
+    return node;
+  }
+
   /** Validates the input with the contract, dispatches it, and wraps the result or error in an envelope. */
   async call(op: string, input: unknown, context: CallContext = {}): Promise<Envelope<unknown>> {
     if (!isOperationName(op)) {
@@ -121,7 +137,8 @@ export class ServiceHost {
     } catch (error) {
       envelope = { ok: false, error: toErrorBody(error) };
     }
-    if (def.admin) this.#auditCall(op, input, envelope, context);
+    // Reading another computer's queue reads this computer's outgoing queue for it: an admin action (R-P1).
+    if (def.admin || this.#readsOutgoingQueue(op, input)) this.#auditCall(op, input, envelope, context);
     // Stop after this reply has been handed to the transport (which then flushes it before closing).
     if (op === 'serviceStop' && envelope.ok) setImmediate(() => this.requestStop());
     return envelope;
@@ -182,6 +199,7 @@ export class ServiceHost {
         throw error;
       }
       this.#subscribeEngine();
+      this.#network?.engineRestarted();
       this.#emit({ type: 'serviceRestarted' });
       return this.#engine.status();
     } finally {
@@ -194,6 +212,9 @@ export class ServiceHost {
     this.#closing ??= (async () => {
       await this.#restarting?.catch(() => undefined);
       this.#unsubscribeEngine();
+      this.#unsubscribeNetwork();
+      // Sessions end before the engine closes, so no delivery lands in a store that is going away.
+      await this.#network?.close();
       this.transactions.dispose();
       const engine = this.#engine;
       this.#engine = null;
@@ -215,6 +236,14 @@ export class ServiceHost {
     throw this.#engineError ?? new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager is not running.');
   }
 
+  #requireNetwork(): NetworkNode {
+    if (this.#network) return this.#network;
+    throw new QkError(
+      'SERVICE_NOT_AVAILABLE',
+      'This service runs without a network (it was not started by qk service start).',
+    );
+  }
+
   #subscribeEngine(): void {
     const engine = this.#engine;
     if (!engine) return;
@@ -230,6 +259,11 @@ export class ServiceHost {
         // One broken subscriber must not stop the others or the engine.
       }
     }
+  }
+
+  #readsOutgoingQueue(op: OperationName, input: unknown): boolean {
+    const path = queueReadPath(op, input);
+    return path !== undefined && this.#engine !== null && this.#engine.isRemotePath(path);
   }
 
   #auditCall(op: OperationName, input: unknown, envelope: Envelope<unknown>, context: CallContext): void {

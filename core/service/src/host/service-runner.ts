@@ -3,6 +3,7 @@
  * `serviceStop`, SIGINT or SIGTERM. Used by `qk service start` and `npm start`.
  */
 import { resolve } from 'node:path';
+import type { NetworkNode } from '@qk/network';
 import { ServiceHost } from './host.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
 import { DEFAULT_LISTEN, type ListenAddress } from '../transports/listen-address.js';
@@ -18,12 +19,17 @@ export interface RunServiceOptions {
   consoleDir?: string | null | undefined;
   /** Stop on SIGINT/SIGTERM (the CLI and `npm start` want this; tests do not). */
   handleSignals?: boolean | undefined;
+  /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
+  peerListen?: ListenAddress | undefined;
+  /** Relay messages for other computers (`--routing`). */
+  routing?: boolean | undefined;
 }
 
 /** A running service. */
 export interface RunningService {
   readonly host: ServiceHost;
   readonly http: HttpServer;
+  readonly network: NetworkNode;
   readonly url: string;
   readonly token: string;
   readonly dataDir: string;
@@ -39,8 +45,10 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const host = ServiceHost.open({ dataDir, name: options.name });
   let http: HttpServer;
   let token: string;
+  let network: NetworkNode;
   try {
     token = loadOrCreateToken(dataDir);
+    network = await host.startNetwork({ peerListen: options.peerListen, routing: options.routing });
     http = await startHttpServer(host, {
       listen: options.listen ?? DEFAULT_LISTEN,
       token,
@@ -93,5 +101,5 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  return { host, http, url: http.url, token, dataDir, stop, stopped };
+  return { host, http, network, url: http.url, token, dataDir, stop, stopped };
 }

@@ -1,0 +1,213 @@
+/**
+ * Message Queuing (computer) properties: the registry-like settings grouped as an administrator thinks
+ * of them, each with its default, unit and range; pending (restart) values are marked and a Restart
+ * Message Queuing button applies them.
+ */
+import { useState } from 'react';
+import type { SettingInfo } from '@qk/model';
+import { formatCount, formatDuration } from '../format/format.js';
+import { useAppStore, useStoreApi } from '../store/use-app-store.js';
+import { UsageBar } from '../shell/UsageBar.js';
+import { DialogShell, Field } from '../dialogs/DialogShell.js';
+import { errorText } from '../dialogs/error-text.js';
+
+/** Plain sentences for settings whose registry description is terse. */
+const explanations: Record<string, string> = {
+  XactDeadLetterAlways:
+    'When 1, every transactional message that is not delivered or not received in time goes to the transactional dead-letter queue, even if the sender did not ask for dead-lettering (MSMQ 1.0 behaviour); when 0, only messages sent with the dead-letter flag do.',
+  RemoveDuplicateSize:
+    'How many recently arrived nontransactional message IDs are remembered to drop duplicates; 0 turns duplicate removal off.',
+  RemoveDuplicateCleanup: 'How long a message ID stays in the duplicate-removal cache.',
+  LongLiveTime: 'The time-to-reach-queue given to messages sent without one.',
+  MachineQuota: 'The most message data this computer stores in all its queues together.',
+  MachineJournalQuota: 'The most data the computer journal and the dead-letter queues may hold together.',
+  MaxMessageSize: 'The largest message this computer accepts.',
+};
+
+function unitText(setting: SettingInfo, value: number): string {
+  if (setting.unit === 's') return formatDuration(value);
+  if (setting.unit === 'ms') return formatDuration(Math.round(value / 1000));
+  if (setting.unit === 'KB') return `${formatCount(value)} KB`;
+  if (setting.unit === 'bytes') return `${formatCount(value)} bytes`;
+  return `${formatCount(value)} ${setting.unit === '0/1' ? '' : setting.unit}`.trim();
+}
+
+/** The dialog. */
+export function ComputerPropertiesDialog({ computer }: { computer: string }) {
+  const store = useStoreApi();
+  const settings = useAppStore((s) => s.settings[computer]) ?? [];
+  const entry = useAppStore((s) => s.computers.find((c) => c.key === computer));
+  const [edits, setEdits] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [restarting, setRestarting] = useState(false);
+  const status = entry?.status ?? null;
+  const byName = (name: string) => settings.find((s) => s.name === name);
+  const invalid = (s: SettingInfo) => {
+    const text = edits[s.name];
+    if (text === undefined) return false;
+    const n = Number(text);
+    return text.trim() === '' || !Number.isFinite(n) || n < s.min || n > s.max;
+  };
+  const changed = Object.entries(edits).filter(([name, text]) => {
+    const s = byName(name);
+    return s && Number(text) !== (s.pending ?? s.value);
+  });
+  const anyInvalid = settings.some(invalid);
+
+  const apply = async (): Promise<boolean> => {
+    try {
+      for (const [name, text] of changed) await store.getState().changeSetting(computer, name, Number(text));
+      setEdits({});
+      setError(null);
+      return true;
+    } catch (e) {
+      setError(errorText(e));
+      return false;
+    }
+  };
+
+  const row = (name: string) => {
+    const s = byName(name);
+    if (!s) return null;
+    const shown = edits[name] ?? String(s.pending ?? s.value);
+    return (
+      <div className="setting" key={name} data-setting={name}>
+        <label className="form-row">
+          <span>
+            <strong>{name}</strong>
+          </span>
+          <span className="setting-input">
+            <input
+              value={shown}
+              aria-label={name}
+              aria-invalid={invalid(s)}
+              inputMode="numeric"
+              onChange={(e) => setEdits({ ...edits, [name]: e.target.value })}
+            />
+            <span className="muted">{s.unit}</span>
+            {s.pending !== null && (
+              <span className="pending-badge" title={`In effect now: ${s.value}`}>
+                Restart required (now {formatCount(s.value)})
+              </span>
+            )}
+          </span>
+        </label>
+        <div className="setting-help">
+          {explanations[name] ?? s.description} Default {unitText(s, s.default)}; range {formatCount(s.min)}–
+          {formatCount(s.max)} {s.unit}
+          {s.restartRequired ? '; takes effect after Message Queuing restarts.' : '; takes effect at once.'}
+        </div>
+      </div>
+    );
+  };
+
+  const restart = async () => {
+    setRestarting(true);
+    try {
+      if (changed.length > 0 && !(await apply())) return;
+      await store.getState().restartService(computer);
+      setError(null);
+    } finally {
+      setRestarting(false);
+    }
+  };
+
+  const pending = status?.settingsPendingRestart ?? settings.filter((s) => s.pending !== null).map((s) => s.name);
+  const machineQuota = byName('MachineQuota');
+  const journalQuota = byName('MachineJournalQuota');
+  return (
+    <DialogShell
+      title={`Message Queuing Properties — ${entry?.name ?? ''}`}
+      onClose={() => store.getState().closeDialog()}
+      onOk={apply}
+      onApply={async () => void (await apply())}
+      applyDisabled={changed.length === 0 || anyInvalid}
+      okDisabled={anyInvalid}
+      error={error}
+      width={640}
+      tabs={[
+        {
+          id: 'storage',
+          label: 'Storage',
+          render: () => (
+            <>
+              {row('MachineQuota')}
+              {status && machineQuota && (
+                <Field label="Used">
+                  <UsageBar
+                    usedBytes={status.machineQuotaUsedKB * 1024}
+                    limitKB={machineQuota.value}
+                    label="MachineQuota usage"
+                  />
+                </Field>
+              )}
+              {row('MachineJournalQuota')}
+              {status && journalQuota && (
+                <Field label="Used">
+                  <UsageBar
+                    usedBytes={status.machineJournalQuotaUsedKB * 1024}
+                    limitKB={journalQuota.value}
+                    label="MachineJournalQuota usage"
+                  />
+                </Field>
+              )}
+              {row('MaxMessageSize')}
+            </>
+          ),
+        },
+        {
+          id: 'duplicates',
+          label: 'Duplicate removal',
+          render: () => (
+            <>
+              {row('RemoveDuplicateSize')}
+              {row('RemoveDuplicateCleanup')}
+              {status && (
+                <>
+                  <Field label="Cache entries">
+                    {formatCount(status.duplicateCache.entries)} of {formatCount(status.duplicateCache.capacity)}
+                  </Field>
+                  <Field label="Duplicates removed">{formatCount(status.duplicateCache.duplicatesRemoved)}</Field>
+                </>
+              )}
+            </>
+          ),
+        },
+        { id: 'transactions', label: 'Transactions', render: () => row('XactDeadLetterAlways') },
+        { id: 'timers', label: 'Timers', render: () => row('LongLiveTime') },
+        {
+          id: 'service',
+          label: 'Service',
+          render: () => (
+            <>
+              {status && (
+                <>
+                  <Field label="Computer">{status.name}</Field>
+                  <Field label="Computer GUID">
+                    <span className="mono">{status.id}</span>
+                  </Field>
+                  <Field label="Version">{status.version}</Field>
+                  <Field label="Running for">{formatDuration(Math.round(status.uptimeSeconds))}</Field>
+                </>
+              )}
+              <Field label="Waiting for restart">{pending.length > 0 ? pending.join(', ') : 'Nothing'}</Field>
+              <button
+                type="button"
+                onClick={() => {
+                  restart().catch((e: unknown) => setError(errorText(e)));
+                }}
+                disabled={restarting}
+              >
+                {restarting ? 'Restarting…' : 'Restart Message Queuing'}
+              </button>
+              <p className="hint">
+                Restarting applies pending settings; express messages are lost and the duplicate cache starts empty, as
+                when the MSMQ service restarts.
+              </p>
+            </>
+          ),
+        },
+      ]}
+    />
+  );
+}

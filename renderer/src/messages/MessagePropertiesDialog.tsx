@@ -1,0 +1,268 @@
+/** Message properties: General, Queues, Sender, Body, Acknowledgments — MSMQ's sheet plus the ack links. */
+import { useMemo, useState } from 'react';
+import type { MessageInfo } from '@qk/model';
+import { base64ToBytes, bodyKind, hexDump, prettyBody } from '../format/body-view.js';
+import { formatBytes, formatDuration, formatTime } from '../format/format.js';
+import { classLabel, classMeaning, classTone } from '../format/message-class.js';
+import { inBackground, type MessageLocation } from '../store/shared.js';
+import { useAppStore, useStoreApi } from '../store/use-app-store.js';
+import { isAcknowledgmentMessage, listNodeFor } from './details-slice.js';
+import { nodeCaption, parseNodeId } from '../tree/tree-model.js';
+import { DialogShell, Field } from '../dialogs/DialogShell.js';
+
+/** "Dead-letter messages" / "orders › Queue messages" for a path. */
+function whereText(path: string): string {
+  return nodeCaption(parseNodeId(listNodeFor('x', path)), '');
+}
+
+function remaining(fromIso: string, seconds: number | null, now: number): string {
+  if (seconds === null || seconds >= 0xffffffff) return 'Unlimited';
+  const ends = new Date(fromIso).getTime() + seconds * 1000;
+  const left = Math.round((ends - now) / 1000);
+  return left > 0
+    ? `${formatDuration(seconds)} — ${formatDuration(left)} left (until ${formatTime(new Date(ends).toISOString())})`
+    : `${formatDuration(seconds)} — expired at ${formatTime(new Date(ends).toISOString())}`;
+}
+
+function ClassText({ code }: { code: number }) {
+  return (
+    <span className={`class-${classTone(code)}`} title={classMeaning(code)}>
+      {classLabel(code)}
+    </span>
+  );
+}
+
+function General({ m, deadLetter }: { m: MessageInfo; deadLetter: boolean }) {
+  // Times left are counted from when the sheet opened, as in MMC (it does not tick).
+  const [now] = useState(() => Date.now());
+  return (
+    <>
+      <Field label="Label">{m.label || <span className="muted">(no label)</span>}</Field>
+      <Field label="ID">
+        <span className="mono selectable">{m.id}</span>
+      </Field>
+      <Field label="Lookup ID">{m.lookupId.toLocaleString()}</Field>
+      <Field label="Priority">{m.priority}</Field>
+      <Field label="Class">
+        <ClassText code={m.classCode} />
+      </Field>
+      <Field label="">
+        <span className="class-meaning">{classMeaning(m.classCode)}</span>
+      </Field>
+      {deadLetter && (
+        <Field label="Dead letter">
+          This message was moved to the dead-letter queue for the reason its class gives; Resend to destination sends it
+          on again.
+        </Field>
+      )}
+      <Field label="Sent">
+        <span title={m.sentTime}>{formatTime(m.sentTime)}</span>
+      </Field>
+      <Field label="Arrived">
+        <span title={m.arrivedTime}>{formatTime(m.arrivedTime)}</span>
+      </Field>
+      <Field label="Delivery">{m.delivery === 'recoverable' ? 'Recoverable' : 'Express'}</Field>
+      <Field label="Time to reach queue">{remaining(m.sentTime, m.timeToReachQueue, now)}</Field>
+      <Field label="Time to be received">{remaining(m.sentTime, m.timeToBeReceived, now)}</Field>
+      <Field label="Acknowledgment requested">{m.acknowledge}</Field>
+      <Field label="Journal / dead letter">
+        {['None', 'Dead letter', 'Journal', 'Journal and dead letter'][m.journal] ?? m.journal}
+      </Field>
+      <Field label="Application-specific">{m.appSpecific}</Field>
+      {m.conversation && <Field label="Conversation">{m.conversation}</Field>}
+    </>
+  );
+}
+
+function Queues({ m }: { m: MessageInfo }) {
+  const none = <span className="muted">None</span>;
+  return (
+    <>
+      <Field label="Destination queue">{m.destinationQueue}</Field>
+      <Field label="Response queue">{m.responseQueue ?? none}</Field>
+      <Field label="Administration queue">{m.adminQueue ?? none}</Field>
+      <Field label="Transaction">
+        {m.transactional ? 'Sent in a transaction (transactional message)' : 'Not transactional'}
+      </Field>
+      <Field label="Correlation ID">{m.correlationId ? <span className="mono">{m.correlationId}</span> : none}</Field>
+    </>
+  );
+}
+
+function Sender({ m }: { m: MessageInfo }) {
+  return (
+    <>
+      <Field label="Source computer">{m.sourceMachine}</Field>
+      <Field label="Source computer GUID">
+        <span className="mono">{m.sourceMachineId}</span>
+      </Field>
+    </>
+  );
+}
+
+function Body({ m }: { m: MessageInfo }) {
+  const kind = bodyKind(m.body);
+  const [view, setView] = useState<'text' | 'pretty' | 'hex'>(
+    kind === 'json' || kind === 'xml' ? 'pretty' : kind === 'binary' ? 'hex' : 'text',
+  );
+  const content = useMemo(() => {
+    if (view === 'hex' || m.body === null) return hexDump(base64ToBytes(m.bodyBase64));
+    if (view === 'pretty') return prettyBody(m.body, kind);
+    return m.body;
+  }, [view, m, kind]);
+  return (
+    <>
+      <Field label="Size">
+        {formatBytes(m.bodySize)} ({m.bodySize.toLocaleString()} bytes)
+      </Field>
+      <div className="segmented" role="radiogroup" aria-label="Body view">
+        {(['text', 'pretty', 'hex'] as const).map((v) => (
+          <label key={v}>
+            <input
+              type="radio"
+              name="body-view"
+              checked={view === v}
+              disabled={v !== 'hex' && m.body === null}
+              onChange={() => setView(v)}
+            />
+            {v === 'text' ? 'Text' : v === 'pretty' ? (kind === 'xml' ? 'XML' : 'JSON') : 'Hex'}
+          </label>
+        ))}
+      </div>
+      <pre className="body-view" aria-label="Message body" tabIndex={0}>
+        {content}
+      </pre>
+    </>
+  );
+}
+
+function LocationList({
+  computer,
+  locations,
+  empty,
+}: {
+  computer: string;
+  locations: MessageLocation[];
+  empty: string;
+}) {
+  const store = useStoreApi();
+  if (locations.length === 0) return <p className="muted">{empty}</p>;
+  return (
+    <table className="ack-table">
+      <thead>
+        <tr>
+          <th>Class</th>
+          <th>Arrived</th>
+          <th>Where</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {locations.map((l) => (
+          <tr key={`${l.path}|${l.message.lookupId}`}>
+            <td>
+              <ClassText code={l.message.classCode} />
+            </td>
+            <td title={l.message.arrivedTime}>{formatTime(l.message.arrivedTime)}</td>
+            <td title={l.path}>{whereText(l.path)}</td>
+            <td>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => {
+                  const s = store.getState();
+                  inBackground(s, 'Go to message', s.goToMessage(computer, l));
+                }}
+              >
+                Go to message
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Acknowledgments({ m }: { m: MessageInfo }) {
+  const details = useAppStore((s) => s.details);
+  if (!details) return null;
+  if (isAcknowledgmentMessage(m, details.path)) {
+    return (
+      <>
+        <p>
+          This is an acknowledgment of the message <span className="mono">{m.correlationId ?? '(none)'}</span>.
+        </p>
+        {details.originals === null ? (
+          <p className="muted">Looking for the original…</p>
+        ) : (
+          <LocationList
+            computer={details.computer}
+            locations={details.originals}
+            empty="The original message is no longer on this computer."
+          />
+        )}
+      </>
+    );
+  }
+  return (
+    <>
+      <p>Acknowledgments on this computer that name this message as their correlation ID:</p>
+      {details.acknowledgments === null ? (
+        <p className="muted">Looking for acknowledgments…</p>
+      ) : (
+        <LocationList
+          computer={details.computer}
+          locations={details.acknowledgments}
+          empty="No acknowledgment names this message."
+        />
+      )}
+    </>
+  );
+}
+
+/** The dialog (data comes from the details slice). */
+export function MessagePropertiesDialog() {
+  const store = useStoreApi();
+  const details = useAppStore((s) => s.details);
+  const m = details?.message ?? null;
+  const close = () => store.getState().closeDialog();
+  if (!m) {
+    return (
+      <DialogShell title="Message properties" onClose={close}>
+        {details?.error ? (
+          <p className="dialog-error" role="alert">
+            {details.error}
+          </p>
+        ) : (
+          <p className="muted">Loading…</p>
+        )}
+      </DialogShell>
+    );
+  }
+  return (
+    <DialogShell
+      key={`${details?.path}|${m.lookupId}`}
+      title={`${m.label || 'Message'} Properties`}
+      onClose={close}
+      width={640}
+      initialTab={isAcknowledgmentMessage(m, details?.path ?? '') ? 'acks' : 'general'}
+      tabs={[
+        {
+          id: 'general',
+          label: 'General',
+          render: () => (
+            <General
+              m={m}
+              deadLetter={(m.classCode & 0x8000) !== 0 && !isAcknowledgmentMessage(m, details?.path ?? '')}
+            />
+          ),
+        },
+        { id: 'queues', label: 'Queues', render: () => <Queues m={m} /> },
+        { id: 'sender', label: 'Sender', render: () => <Sender m={m} /> },
+        { id: 'body', label: 'Body', render: () => <Body m={m} /> },
+        { id: 'acks', label: 'Acknowledgments', render: () => <Acknowledgments m={m} /> },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,250 @@
+/** Send test message: every send property of CLI.md (`qk send`), with MSMQ's defaults. */
+import { useState } from 'react';
+import { acknowledgmentLevels, journalLevels, Limits, type SendProperties } from '@qk/model';
+import { textToBase64 } from '../format/body-view.js';
+import { useAppStore, useStoreApi } from '../store/use-app-store.js';
+import { queueShortName } from '../tree/tree-model.js';
+import { DialogShell } from '../dialogs/DialogShell.js';
+import { errorText } from '../dialogs/error-text.js';
+
+type Form = {
+  body: string;
+  bodyFileBase64: string | null;
+  label: string;
+  priority: string;
+  recoverable: boolean;
+  transactional: boolean;
+  journal: keyof typeof journalLevels;
+  ack: keyof typeof acknowledgmentLevels;
+  adminQueue: string;
+  responseQueue: string;
+  ttrq: string;
+  ttbr: string;
+  correlationId: string;
+  appSpecific: string;
+  conversation: string;
+  from: string;
+};
+
+const initial: Form = {
+  body: '',
+  bodyFileBase64: null,
+  label: 'Test message',
+  priority: String(Limits.DEFAULT_PRIORITY),
+  recoverable: false,
+  transactional: false,
+  journal: 'none',
+  ack: 'none',
+  adminQueue: '',
+  responseQueue: '',
+  ttrq: '',
+  ttbr: '',
+  correlationId: '',
+  appSpecific: '0',
+  conversation: '',
+  from: '',
+};
+
+const isUint = (text: string) => text.trim() === '' || (/^\d+$/.test(text.trim()) && Number(text) <= 0xffffffff);
+
+/** The send properties for a filled form (empty fields are left to the service's defaults). */
+export function sendPropertiesOf(form: Form): SendProperties {
+  const message: SendProperties = {
+    label: form.label,
+    priority: Number(form.priority),
+    delivery: form.recoverable ? 'recoverable' : 'express',
+    journal: journalLevels[form.journal],
+    acknowledge: acknowledgmentLevels[form.ack],
+  };
+  if (form.bodyFileBase64 !== null) message.bodyBase64 = form.bodyFileBase64;
+  else message.bodyBase64 = textToBase64(form.body);
+  if (form.adminQueue.trim()) message.adminQueue = form.adminQueue.trim();
+  if (form.responseQueue.trim()) message.responseQueue = form.responseQueue.trim();
+  if (form.ttrq.trim()) message.timeToReachQueue = Number(form.ttrq);
+  if (form.ttbr.trim()) message.timeToBeReceived = Number(form.ttbr);
+  if (form.correlationId.trim()) message.correlationId = form.correlationId.trim();
+  if (form.appSpecific.trim()) message.appSpecific = Number(form.appSpecific);
+  if (form.conversation.trim()) message.conversation = form.conversation.trim();
+  if (form.from.trim()) message.from = form.from.trim();
+  return message;
+}
+
+/** The dialog. */
+export function SendTestDialog({ computer, path }: { computer: string; path: string }) {
+  const store = useStoreApi();
+  const queues = useAppStore((s) => s.queues[computer]);
+  const queuePaths = (queues ?? []).map((q) => q.path);
+  const [form, setForm] = useState<Form>(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const valid = isUint(form.ttrq) && isUint(form.ttbr) && isUint(form.appSpecific);
+
+  const send = async (): Promise<boolean> => {
+    try {
+      const id = await store.getState().sendTestMessage(computer, path, sendPropertiesOf(form), form.transactional);
+      setSent(id);
+      setError(null);
+      return true;
+    } catch (e) {
+      setError(errorText(e));
+      return false;
+    }
+  };
+
+  const text = (key: keyof Form, label: string, extra: { placeholder?: string; list?: string } = {}) => (
+    <label className="form-row">
+      <span>{label}</span>
+      <input
+        value={String(form[key] ?? '')}
+        onChange={(e) => set(key, e.target.value as never)}
+        {...extra}
+        aria-invalid={(key === 'ttrq' || key === 'ttbr' || key === 'appSpecific') && !isUint(String(form[key]))}
+      />
+    </label>
+  );
+
+  return (
+    <DialogShell
+      title={`Send test message to ${queueShortName(path)}`}
+      onClose={() => store.getState().closeDialog()}
+      okLabel="Send"
+      okDisabled={!valid}
+      onOk={send}
+      onApply={async () => void (await send())}
+      error={error}
+      width={600}
+      tabs={[
+        {
+          id: 'message',
+          label: 'Message',
+          render: () => (
+            <>
+              {text('label', 'Label')}
+              <label className="form-row">
+                <span>Body</span>
+                <textarea
+                  rows={5}
+                  value={form.body}
+                  disabled={form.bodyFileBase64 !== null}
+                  onChange={(e) => set('body', e.target.value)}
+                  aria-label="Body"
+                />
+              </label>
+              <label className="form-row">
+                <span>…or body from file</span>
+                <input
+                  type="file"
+                  aria-label="Body file"
+                  onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    if (!file) return set('bodyFileBase64', null);
+                    file.arrayBuffer().then(
+                      (buffer) => {
+                        let binary = '';
+                        for (const b of new Uint8Array(buffer)) binary += String.fromCharCode(b);
+                        set('bodyFileBase64', btoa(binary));
+                      },
+                      (error: unknown) => setError(errorText(error)),
+                    );
+                  }}
+                />
+              </label>
+              <label className="form-row">
+                <span>Priority</span>
+                <select value={form.priority} onChange={(e) => set('priority', e.target.value)} aria-label="Priority">
+                  {Array.from({ length: 8 }, (_, p) => (
+                    <option key={p} value={p}>
+                      {p}
+                      {p === Limits.DEFAULT_PRIORITY ? ' (normal)' : ''}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="check-row">
+                <input
+                  type="checkbox"
+                  checked={form.recoverable}
+                  onChange={(e) => set('recoverable', e.target.checked)}
+                />{' '}
+                Recoverable (stored on disk; express is MSMQ's default)
+              </label>
+              <label className="check-row">
+                <input
+                  type="checkbox"
+                  checked={form.transactional}
+                  onChange={(e) => set('transactional', e.target.checked)}
+                />{' '}
+                Transactional (a single-message transaction)
+              </label>
+              {sent && (
+                <p className="hint" role="status">
+                  Sent message <span className="mono">{sent}</span>.
+                </p>
+              )}
+            </>
+          ),
+        },
+        {
+          id: 'delivery',
+          label: 'Acknowledgment and timers',
+          render: () => (
+            <>
+              <label className="form-row">
+                <span>Acknowledgment</span>
+                <select
+                  value={form.ack}
+                  onChange={(e) => set('ack', e.target.value as Form['ack'])}
+                  aria-label="Acknowledgment"
+                >
+                  {Object.entries(acknowledgmentLevels).map(([name, value]) => (
+                    <option key={name} value={name}>
+                      {name} ({value})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              {text('adminQueue', 'Administration queue', {
+                placeholder: '.\\private$\\admin',
+                list: 'qk-queue-paths',
+              })}
+              {text('responseQueue', 'Response queue', { list: 'qk-queue-paths' })}
+              <label className="form-row">
+                <span>Journal</span>
+                <select
+                  value={form.journal}
+                  onChange={(e) => set('journal', e.target.value as Form['journal'])}
+                  aria-label="Journal"
+                >
+                  <option value="none">None</option>
+                  <option value="deadletter">Dead letter (use the dead-letter queue on failure)</option>
+                  <option value="journal">Journal (keep a copy in the computer journal)</option>
+                  <option value="both">Both</option>
+                </select>
+              </label>
+              {text('ttrq', 'Time to reach queue (s)', { placeholder: 'LongLiveTime (default)' })}
+              {text('ttbr', 'Time to be received (s)', { placeholder: 'unlimited' })}
+              <datalist id="qk-queue-paths">
+                {queuePaths.map((p) => (
+                  <option key={p} value={p} />
+                ))}
+              </datalist>
+            </>
+          ),
+        },
+        {
+          id: 'advanced',
+          label: 'Advanced',
+          render: () => (
+            <>
+              {text('correlationId', 'Correlation ID', { placeholder: '{GUID}\\N' })}
+              {text('appSpecific', 'Application-specific')}
+              {text('conversation', 'Conversation')}
+              {text('from', 'From (sending queue)', { list: 'qk-queue-paths' })}
+            </>
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,160 @@
+/** Queue properties: label, type, quota with usage, journal with its quota and usage, retention, times. */
+import { useState } from 'react';
+import { DialogShell, Field } from '../dialogs/DialogShell.js';
+import { errorText } from '../dialogs/error-text.js';
+import { formatTime } from '../format/format.js';
+import { UsageBar } from '../shell/UsageBar.js';
+import { samePath } from '../store/shared.js';
+import { useAppStore, useStoreApi } from '../store/use-app-store.js';
+import { classifyQueue, queueShortName } from '../tree/tree-model.js';
+import { kbOrNull, validKb } from './quota-input.js';
+
+/** The queue property sheet (General, Journal). */
+export function QueuePropertiesDialog({ computer, path }: { computer: string; path: string }) {
+  const store = useStoreApi();
+  const queue = useAppStore((s) => s.queues[computer]?.find((q) => samePath(q.path, path)));
+  const [label, setLabel] = useState(queue?.label ?? '');
+  const [quota, setQuota] = useState(
+    queue?.quotaKB === null || queue?.quotaKB === undefined ? '' : String(queue.quotaKB),
+  );
+  const [journal, setJournal] = useState(queue?.journal ?? false);
+  const [journalQuota, setJournalQuota] = useState(
+    queue?.journalQuotaKB === null || queue?.journalQuotaKB === undefined ? '' : String(queue.journalQuotaKB),
+  );
+  const [retention, setRetention] = useState(queue?.retention ?? false);
+  const [error, setError] = useState<string | null>(null);
+  if (!queue) {
+    return (
+      <DialogShell title="Queue properties" onClose={() => store.getState().closeDialog()}>
+        <p>The queue {path} is no longer on this computer.</p>
+      </DialogShell>
+    );
+  }
+  const system = classifyQueue(queue).group === 'system';
+  const changed =
+    label !== queue.label ||
+    kbOrNull(quota) !== queue.quotaKB ||
+    journal !== queue.journal ||
+    kbOrNull(journalQuota) !== queue.journalQuotaKB ||
+    retention !== queue.retention;
+  const apply = async (): Promise<boolean> => {
+    if (!changed) return true;
+    try {
+      await store.getState().updateQueue(computer, {
+        path: queue.path,
+        label,
+        quotaKB: kbOrNull(quota),
+        journal,
+        journalQuotaKB: kbOrNull(journalQuota),
+        retention,
+      });
+      setError(null);
+      return true;
+    } catch (e) {
+      setError(errorText(e));
+      return false;
+    }
+  };
+  return (
+    <DialogShell
+      title={`${queueShortName(queue.path)} Properties`}
+      onClose={() => store.getState().closeDialog()}
+      error={error}
+      onOk={system ? undefined : apply}
+      onApply={system ? undefined : async () => void (await apply())}
+      applyDisabled={!changed || !validKb(quota) || !validKb(journalQuota)}
+      okDisabled={!validKb(quota) || !validKb(journalQuota)}
+      tabs={[
+        {
+          id: 'general',
+          label: 'General',
+          render: () => (
+            <>
+              <Field label="Path">{queue.path}</Field>
+              <Field label="Format name">
+                <span className="mono">{queue.formatName}</span>
+              </Field>
+              <Field label="Type">
+                {queue.type === 'private'
+                  ? 'Private queue'
+                  : queue.type === 'public'
+                    ? 'Public queue'
+                    : queue.type === 'outgoing'
+                      ? 'Outgoing queue'
+                      : 'System queue'}
+              </Field>
+              <label className="form-row">
+                <span>Label</span>
+                <input value={label} disabled={system} onChange={(e) => setLabel(e.target.value)} maxLength={124} />
+              </label>
+              <label className="check-row">
+                <input type="checkbox" checked={queue.transactional} disabled readOnly /> Transactional (set when the
+                queue is created; cannot change)
+              </label>
+              <label className="form-row">
+                <span>Limit message storage to (KB)</span>
+                <input
+                  value={quota}
+                  disabled={system}
+                  onChange={(e) => setQuota(e.target.value)}
+                  placeholder="unlimited"
+                  aria-invalid={!validKb(quota)}
+                />
+              </label>
+              <Field label="Messages">
+                {queue.messageCount.toLocaleString()} ·{' '}
+                <UsageBar usedBytes={queue.bytes} limitKB={queue.quotaKB} label="Queue quota usage" />
+              </Field>
+              <label className="check-row">
+                <input
+                  type="checkbox"
+                  checked={retention}
+                  disabled={system}
+                  onChange={(e) => setRetention(e.target.checked)}
+                />{' '}
+                Retention (keep received messages until the conversation ends)
+              </label>
+              <Field label="Created">
+                <span title={queue.createdTime}>{formatTime(queue.createdTime)}</span>
+              </Field>
+              <Field label="Modified">
+                <span title={queue.modifiedTime}>{formatTime(queue.modifiedTime)}</span>
+              </Field>
+            </>
+          ),
+        },
+        {
+          id: 'journal',
+          label: 'Journal',
+          render: () => (
+            <>
+              <label className="check-row">
+                <input
+                  type="checkbox"
+                  checked={journal}
+                  disabled={system}
+                  onChange={(e) => setJournal(e.target.checked)}
+                />{' '}
+                Enabled (keep a copy of every message received from this queue)
+              </label>
+              <label className="form-row">
+                <span>Limit journal storage to (KB)</span>
+                <input
+                  value={journalQuota}
+                  disabled={system}
+                  onChange={(e) => setJournalQuota(e.target.value)}
+                  placeholder="unlimited"
+                  aria-invalid={!validKb(journalQuota)}
+                />
+              </label>
+              <Field label="Journal messages">
+                {queue.journalMessageCount.toLocaleString()} ·{' '}
+                <UsageBar usedBytes={queue.journalBytes} limitKB={queue.journalQuotaKB} label="Journal quota usage" />
+              </Field>
+            </>
+          ),
+        },
+      ]}
+    />
+  );
+}

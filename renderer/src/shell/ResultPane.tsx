@@ -1,0 +1,178 @@
+/** The middle pane: what the selected tree node is — child nodes, a list of queues, or a message list. */
+import { formatBytes, formatCount } from '../format/format.js';
+import { isFilterActive } from '../message-list/list-query.js';
+import { samePath } from '../store/shared.js';
+import { useAppStore, useStoreApi } from '../store/use-app-store.js';
+import { groupQueues, nodeCaption, nodeId, parseNodeId, type NodeKind, type NodeRef } from '../tree/tree-model.js';
+import { FilterBar } from '../message-list/FilterBar.js';
+import { NodeIcon } from './Icons.js';
+import { MessageList } from '../message-list/MessageList.js';
+import { QueueList } from '../queues/QueueList.js';
+
+/** The result pane for the selected node. */
+export function ResultPane() {
+  const selected = useAppStore((s) => s.selectedNodeId);
+  const computerName = useAppStore((s) =>
+    selected ? (s.computers.find((c) => c.key === parseNodeId(selected).computer)?.name ?? '') : '',
+  );
+  if (!selected) return <div className="result-pane" />;
+  const ref = parseNodeId(selected);
+  const caption = nodeCaption(ref, computerName);
+  const isMessages = ref.kind === 'queueMessages' || ref.kind === 'journalMessages' || ref.kind === 'systemQueue';
+  return (
+    <section className="result-pane" aria-label={caption}>
+      <ResultHeader refNode={ref} caption={caption} isMessages={isMessages} />
+      {isMessages ? (
+        <>
+          <FilterBar />
+          <MessageList caption={caption} />
+        </>
+      ) : (
+        <FolderView refNode={ref} caption={caption} />
+      )}
+    </section>
+  );
+}
+
+function ResultHeader({ refNode, caption, isMessages }: { refNode: NodeRef; caption: string; isMessages: boolean }) {
+  const total = useAppStore((s) => s.total);
+  const filterActive = useAppStore((s) => isFilterActive(s.filter));
+  const queue = useAppStore((s) =>
+    refNode.path ? s.queues[refNode.computer]?.find((q) => samePath(q.path, refNode.path ?? '')) : undefined,
+  );
+  const selectedCount = useAppStore((s) => (isMessages ? s.selectedCount() : 0));
+  const store = useStoreApi();
+  let facts = '';
+  if (isMessages && total !== null) {
+    const bytes = queue ? (refNode.kind === 'journalMessages' ? queue.journalBytes : queue.bytes) : null;
+    facts = `${formatCount(total)} ${total === 1 ? 'message' : 'messages'}${filterActive ? (total === 1 ? ' matches the filter' : ' match the filter') : ''}${bytes !== null && !filterActive ? ` · ${formatBytes(bytes)}` : ''}`;
+    if (selectedCount > 0) facts += ` · ${formatCount(selectedCount)} selected`;
+  }
+  return (
+    <div className="result-header">
+      <h1 className="result-title">{caption}</h1>
+      {facts && <span className="result-facts">{facts}</span>}
+      {isMessages && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => store.getState().setFilterVisible(!store.getState().filterVisible)}
+          title="Filter (Ctrl+F)"
+        >
+          Filter…
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Folders and nodes whose pane lists child nodes or queues. */
+function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string }) {
+  const queues = useAppStore((s) => s.queues[refNode.computer]) ?? [];
+  const grouped = groupQueues(queues);
+  const c = refNode.computer;
+  switch (refNode.kind) {
+    case 'private':
+    case 'public':
+    case 'outgoing':
+      return <QueueList computer={c} queues={grouped[refNode.kind]} caption={caption} />;
+    case 'system':
+      return (
+        <QueueList
+          computer={c}
+          queues={(['JOURNAL', 'DEADLETTER', 'DEADXACT'] as const)
+            .map((k) => grouped.system[k])
+            .filter((q) => q !== null)}
+          caption={caption}
+        />
+      );
+    case 'computer':
+      return (
+        <ChildList
+          caption={caption}
+          items={[{ id: nodeId(c, 'msmq'), kind: 'msmq', label: 'Message Queuing', count: null }]}
+        />
+      );
+    case 'msmq':
+      return (
+        <ChildList
+          caption={caption}
+          items={[
+            { id: nodeId(c, 'outgoing'), kind: 'outgoing', label: 'Outgoing Queues', count: grouped.outgoing.length },
+            { id: nodeId(c, 'public'), kind: 'public', label: 'Public Queues', count: grouped.public.length },
+            { id: nodeId(c, 'private'), kind: 'private', label: 'Private Queues', count: grouped.private.length },
+            { id: nodeId(c, 'system'), kind: 'system', label: 'System Queues', count: 3 },
+          ]}
+          countLabel="Queues"
+        />
+      );
+    case 'queue': {
+      const queue = queues.find((q) => samePath(q.path, refNode.path ?? ''));
+      return (
+        <ChildList
+          caption={caption}
+          items={[
+            {
+              id: nodeId(c, 'queueMessages', refNode.path),
+              kind: 'queueMessages',
+              label: 'Queue messages',
+              count: queue?.messageCount ?? 0,
+            },
+            {
+              id: nodeId(c, 'journalMessages', refNode.path),
+              kind: 'journalMessages',
+              label: 'Journal messages',
+              count: queue?.journalMessageCount ?? 0,
+            },
+          ]}
+          countLabel="Messages"
+        />
+      );
+    }
+    default:
+      return <ChildList caption={caption} items={[]} />;
+  }
+}
+
+function ChildList({
+  caption,
+  items,
+  countLabel = '',
+}: {
+  caption: string;
+  items: Array<{ id: string; kind: NodeKind; label: string; count: number | null }>;
+  countLabel?: string;
+}) {
+  const store = useStoreApi();
+  return (
+    <div className="grid child-grid" role="grid" aria-label={caption} tabIndex={0}>
+      <div className="grid-header" role="row">
+        <div role="columnheader" className="grid-cell header-cell" style={{ width: 260 }}>
+          Name
+        </div>
+        {countLabel && (
+          <div role="columnheader" className="grid-cell header-cell align-right" style={{ width: 100 }}>
+            {countLabel}
+          </div>
+        )}
+      </div>
+      {items.map((item, index) => (
+        <div
+          key={item.id}
+          role="row"
+          className={`grid-row static${index % 2 ? ' odd' : ''}`}
+          onDoubleClick={() => store.getState().revealNode(item.id)}
+        >
+          <div role="gridcell" className="grid-cell" style={{ width: 260 }}>
+            <NodeIcon kind={item.kind} /> {item.label}
+          </div>
+          {countLabel && (
+            <div role="gridcell" className="grid-cell align-right" style={{ width: 100 }}>
+              {item.count === null ? '' : formatCount(item.count)}
+            </div>
+          )}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAppStore } from '../../../../renderer/src/store/app-store.js';
+import { nodeId } from '../../../../renderer/src/tree/tree-model.js';
+import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
+import { deadLetterFor } from '../support/scenes.js';
+import { flush } from '../support/timing.js';
+
+const ORDERS = '.\\private$\\orders';
+const DEADLETTER = '.\\DEADLETTER$';
+
+async function started() {
+  const client = createEngineClient();
+  const store = createAppStore(client, { storage: null });
+  await store.getState().start();
+  return { client, store };
+}
+
+afterEach(disposeEngineClients);
+
+describe('bulk message actions', () => {
+  it('resends dead letters grouped by destination and lists those that fail again', async () => {
+    const { client, store } = await started();
+    await deadLetterFor(client, ORDERS, { label: 'a' });
+    await deadLetterFor(client, '.\\private$\\gone', { label: 'b' });
+    await deadLetterFor(client, ORDERS, { label: 'c' });
+    await client.queueCreate({ path: ORDERS });
+    store.getState().revealNode(nodeId('local', 'systemQueue', DEADLETTER));
+    await flush();
+    const job = await store.getState().resendDeadLetters();
+    expect(job).toMatchObject({ state: 'done', done: 3, total: 3 });
+    expect(job?.summary).toMatch(/^Resent 2 messages/);
+    expect(job?.failures).toEqual([
+      { item: expect.stringContaining('.\\private$\\gone'), code: 'QUEUE_NOT_FOUND', message: expect.any(String) },
+    ]);
+    const resent = await client.browse({ path: ORDERS });
+    expect(resent.messages.map((m) => m.label).sort()).toEqual(['a', 'c']);
+    // Out of a system queue the message is the original again: class NORMAL (the engine's rule).
+    expect(resent.messages.every((m) => m.classCode === 0)).toBe(true);
+    expect((await client.browse({ path: DEADLETTER })).messages.map((m) => m.label)).toEqual(['b']);
+  });
+
+  it('moves the selection through the destination arrival path', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: ORDERS });
+    await client.queueCreate({ path: '.\\private$\\archive' });
+    await client.sendBatch({
+      messages: ['x', 'y', 'z'].map((label) => ({ path: ORDERS, message: { label } })),
+    });
+    store.getState().revealNode(nodeId('local', 'queueMessages', ORDERS));
+    await flush();
+    store.getState().selectIndex(0, 'replace');
+    store.getState().selectIndex(2, 'toggle');
+    const job = await store.getState().moveSelected('.\\private$\\archive');
+    expect(job?.summary).toBe('Moved 2 messages to .\\private$\\archive.');
+    expect((await client.browse({ path: '.\\private$\\archive' })).messages.map((m) => m.label)).toEqual(['x', 'z']);
+    expect(store.getState().selectedCount()).toBe(0);
+  });
+
+  it('deletes the selection in chunks, and a cancelled job keeps the rest', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: ORDERS });
+    await client.sendBatch({ messages: Array.from({ length: 1_200 }, () => ({ path: ORDERS, message: {} })) });
+    store.getState().revealNode(nodeId('local', 'queueMessages', ORDERS));
+    await flush();
+    store.getState().selectAll();
+    const real = client.messagesDelete.getMockImplementation();
+    client.messagesDelete.mockImplementation(async (input) => {
+      const result = await real!(input);
+      // Cancel after the first chunk: that chunk finished on the service, nothing after it starts.
+      store.getState().cancelJob(store.getState().jobs[0]?.id ?? 0);
+      return result;
+    });
+    const job = await store.getState().deleteSelected();
+    expect(client.messagesDelete).toHaveBeenCalledTimes(1);
+    expect(job).toMatchObject({ state: 'cancelled', summary: 'Deleted 500 messages before Cancel.' });
+    expect((await client.queueShow({ path: ORDERS })).messageCount).toBe(700);
+  });
+});
+
+describe('message properties', () => {
+  it('a dead letter with a NACK class is an original: its acknowledgments are looked up, not its "original"', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: '.\\private$\\admin' });
+    const id = await deadLetterFor(client, ORDERS, { adminQueue: '.\\private$\\admin' });
+    const [dead] = (await client.browse({ path: DEADLETTER })).messages;
+    const [nack] = (await client.browse({ path: '.\\private$\\admin' })).messages;
+    expect(dead?.classCode).toBe(nack?.classCode);
+    await store.getState().openMessageProperties('local', DEADLETTER, dead?.lookupId ?? 0);
+    expect(client.acknowledgmentsFor).toHaveBeenCalledWith({ id });
+    expect(store.getState().details?.acknowledgments?.map((l) => l.path)).toEqual(['.\\private$\\admin']);
+    await store.getState().openMessageProperties('local', '.\\private$\\admin', nack?.lookupId ?? 0);
+    expect(client.messageFind).toHaveBeenCalledWith({ id });
+    expect(store.getState().details?.originals?.map((l) => l.path)).toEqual([DEADLETTER]);
+  });
+});

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  browsePathOf,
+  classifyQueue,
+  nodeId,
+  parseNodeId,
+  visibleTreeRows,
+} from '../../../../renderer/src/tree/tree-model.js';
+import { queue } from '../support/messages.js';
+
+const computers = [{ key: 'local', name: 'ALPHA', local: true, connected: true }];
+const queues = {
+  local: [
+    queue('.\\JOURNAL$'),
+    queue('.\\DEADLETTER$'),
+    queue('.\\XACTDEADLETTER$'),
+    queue('.\\private$\\orders', { messageCount: 12 }),
+    queue('.\\private$\\Alpha'),
+    queue('.\\private$\\orders\\JOURNAL$', { type: 'journal' }),
+  ],
+};
+
+describe('tree model', () => {
+  it('round-trips node ids, even for a queue name containing the separator', () => {
+    const id = nodeId('local', 'queueMessages', '.\\private$\\a|b');
+    expect(parseNodeId(id)).toEqual({ id, computer: 'local', kind: 'queueMessages', path: '.\\private$\\a|b' });
+    expect(parseNodeId(nodeId('local', 'msmq'))).toMatchObject({ kind: 'msmq', path: null });
+  });
+
+  it('sorts system queues by path or format name and hides queue journals', () => {
+    expect(classifyQueue(queue('.\\XACTDEADLETTER$'))).toEqual({ group: 'system', kind: 'DEADXACT' });
+    expect(classifyQueue(queue('.\\DEADLETTER$'))).toEqual({ group: 'system', kind: 'DEADLETTER' });
+    expect(classifyQueue(queue('.\\JOURNAL$'))).toEqual({ group: 'system', kind: 'JOURNAL' });
+    expect(classifyQueue(queue('x', { formatName: 'MACHINE=abc;DEADXACT', type: 'system' }))).toEqual({
+      group: 'system',
+      kind: 'DEADXACT',
+    });
+    expect(classifyQueue(queue('.\\private$\\orders\\JOURNAL$', { type: 'journal' }))).toEqual({ group: 'hidden' });
+    expect(classifyQueue(queue('.\\private$\\orders'))).toEqual({ group: 'private' });
+  });
+
+  it('shows the Computer Management layout with live counts when everything is expanded', () => {
+    const expanded = Object.fromEntries(
+      ['local|computer', 'local|msmq', 'local|private', 'local|system', `local|queue|.\\private$\\orders`].map((k) => [
+        k,
+        true,
+      ]),
+    );
+    const rows = visibleTreeRows(computers, queues, expanded);
+    expect(rows.map((r) => `${'  '.repeat(r.level - 1)}${r.label}${r.count !== null ? ` ${r.count}` : ''}`)).toEqual([
+      'ALPHA (this computer)',
+      '  Message Queuing',
+      '    Outgoing Queues',
+      '    Public Queues',
+      '    Private Queues 2',
+      '      Alpha 0',
+      '      orders 12',
+      '        Queue messages 12',
+      '        Journal messages 0',
+      '    System Queues',
+      '      Journal messages 0',
+      '      Dead-letter messages 0',
+      '      Transactional dead-letter messages 0',
+    ]);
+    const orders = rows.find((r) => r.label === 'orders');
+    expect(orders).toMatchObject({ hasMessages: true, expanded: true, posInSet: 2, setSize: 2 });
+    expect(rows.find((r) => r.label === 'Outgoing Queues')?.expandable).toBe(false);
+  });
+
+  it('browses the queue, its journal, or the system queue', () => {
+    expect(browsePathOf(parseNodeId(nodeId('local', 'journalMessages', '.\\private$\\orders')))).toBe(
+      '.\\private$\\orders\\JOURNAL$',
+    );
+    expect(browsePathOf(parseNodeId(nodeId('local', 'queueMessages', '.\\private$\\orders')))).toBe(
+      '.\\private$\\orders',
+    );
+    expect(browsePathOf(parseNodeId(nodeId('local', 'systemQueue', '.\\DEADLETTER$')))).toBe('.\\DEADLETTER$');
+    expect(browsePathOf(parseNodeId(nodeId('local', 'queue', '.\\private$\\orders')))).toBeNull();
+  });
+});
