@@ -7,6 +7,11 @@ import { columnMeta } from './message-columns.js';
 /** Row height in px; fixed so the window is arithmetic and nothing is measured. */
 export const ROW_HEIGHT = 20;
 
+/** A cell without a renderer shows its value as text (the columns without one hold strings and numbers). */
+function plainText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
+}
+
 interface RowProps {
   index: number;
   /** Offset inside the rows block (constant while the row stays in the window). */
@@ -17,8 +22,8 @@ interface RowProps {
   columns: Column<MessageInfo, unknown>[];
   /** Only to re-render when a column is resized. */
   sizes: Record<string, number>;
-  onMouseDown(event: MouseEvent, index: number): void;
-  onDoubleClick(): void;
+  onMouseDown: (event: MouseEvent, index: number) => void;
+  onDoubleClick: () => void;
 }
 
 /** A message row, or a "Loading…" placeholder while its page is on its way. */
@@ -78,7 +83,7 @@ function Cell({
             row: { original: message, index },
             column,
           } as never)
-        : String(value ?? '')}
+        : plainText(value)}
     </div>
   );
 }

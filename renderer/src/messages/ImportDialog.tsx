@@ -37,11 +37,11 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
           type="file"
           accept=".json,application/json"
           aria-label="Export file"
-          onChange={async (e) => {
+          onChange={(e) => {
             const file = e.target.files?.[0];
             if (!file) return;
             setFileName(file.name);
-            setText(await file.text());
+            file.text().then(setText, (error: unknown) => setError(errorText(error)));
           }}
         />
       </label>

@@ -1,7 +1,7 @@
 /** Move selected messages to another local queue (through its arrival path). */
 import { useState } from 'react';
 import { DialogShell } from '../dialogs/DialogShell.js';
-import { samePath } from '../store/shared.js';
+import { inBackground, samePath } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { classifyQueue } from '../tree/tree-model.js';
 
@@ -24,8 +24,9 @@ export function MoveDialog({ computer, path }: { computer: string; path: string 
       okLabel="Move"
       okDisabled={target === ''}
       onOk={() => {
-        store.getState().closeDialog();
-        void store.getState().moveSelected(target);
+        const s = store.getState();
+        s.closeDialog();
+        inBackground(s, 'Move messages', s.moveSelected(target));
       }}
     >
       <p>

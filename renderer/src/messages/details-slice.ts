@@ -2,7 +2,7 @@
 import { isAcknowledgmentClass } from '@qk/model';
 import { describeError } from '../client/console-client.js';
 import { classifyQueue, nodeId } from '../tree/tree-model.js';
-import { samePath, type SliceCreator } from '../store/shared.js';
+import type { SliceCreator } from '../store/shared.js';
 import type { DetailsSlice } from '../store/types.js';
 
 /**
@@ -76,8 +76,3 @@ export const createDetailsSlice: SliceCreator<DetailsSlice> = (set, get, ctx) =>
     },
   };
 };
-
-/** True when a location is in the given queue (for "this queue" wording). */
-export function isInQueue(location: { path: string }, path: string): boolean {
-  return samePath(location.path, path);
-}

@@ -1,6 +1,7 @@
 /** Window-wide shortcuts: F5, Ctrl+F, Alt+Enter (Esc and the list/tree keys live with their owners). */
 import { useEffect } from 'react';
 import { buildActions, openSelectedProperties } from '../commands/actions.js';
+import { inBackground } from '../store/shared.js';
 import { useStoreApi } from '../store/use-app-store.js';
 import { parseNodeId } from '../tree/tree-model.js';
 
@@ -12,7 +13,7 @@ export function useGlobalKeys() {
       const s = store.getState();
       if (event.key === 'F5') {
         event.preventDefault();
-        void s.refreshAll();
+        inBackground(s, 'Refresh', s.refreshAll());
       } else if ((event.ctrlKey || event.metaKey) && (event.key === 'f' || event.key === 'F')) {
         const kind = s.selectedNodeId ? parseNodeId(s.selectedNodeId).kind : null;
         if (kind === 'queueMessages' || kind === 'journalMessages' || kind === 'systemQueue') {

@@ -111,7 +111,9 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
       return;
     case 'outgoingQueueChanged':
       // Outgoing queues are listed with the computer's queues; their state shows there (docs/network.md).
-      coalesce(get, `queues:${computer}`, QUEUES_MS, () => void get().refreshQueues(computer));
+      coalesce(get, `queues:${computer}`, QUEUES_MS, () =>
+        inBackground(get(), 'List queues', get().refreshQueues(computer)),
+      );
       return;
     case 'peerChanged':
       // Peers appear only in the computer's Network properties, which read them when opened.

@@ -34,7 +34,7 @@ describe('R-P1 reading an outgoing queue is an admin action', () => {
   });
 
   test("this computer's own name, '.', localhost and its GUID stay local and readable", async () => {
-    await h.qm.createQueue({ path: '.\\private$\\here' });
+    h.qm.createQueue({ path: '.\\private$\\here' });
     for (const path of ['.\\private$\\here', 'ALPHA\\private$\\here', 'localhost\\private$\\here']) {
       await h.qm.send(path, { body: path });
       expect((await h.qm.receive({ path })).body).toBe(path);
