@@ -12,6 +12,8 @@ export const API_PREFIX: typeof api.API_PREFIX = '/api/v1';
 export const WEBSOCKET_PATH: typeof api.WEBSOCKET_PATH = '/api/v1/ws';
 /** Same as core/api's SERVICE_FILE. */
 export const SERVICE_FILE: typeof api.SERVICE_FILE = 'service.json';
+/** Same as core/api's CONSOLE_CODE_PATH. */
+export const CONSOLE_CODE_PATH: typeof api.CONSOLE_CODE_PATH = '/console/code';
 /** Same as core/api's TOKEN_FILE. */
 export const TOKEN_FILE: typeof api.TOKEN_FILE = 'token';
 

@@ -24,7 +24,10 @@ import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
 import { QueueRegistry, type RemoteTarget } from './queue-registry.js';
 import { Settings } from './settings.js';
 import { DuplicateCache } from './duplicate-cache.js';
-import { UnitRunner } from './unit-runner.js';
+import { UnitRunner, type UnitOptions } from './unit-runner.js';
+
+/** Deletions may use the store's space reserve on a full disk (unit-runner.ts). */
+const FREES_SPACE: UnitOptions = { freesSpace: true };
 import { Waiters } from './waiters.js';
 import { Claims } from './claims.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
@@ -60,6 +63,7 @@ import {
   type QueueSetInput,
   type ReceiveBatchInput,
   type ReceiveInput,
+  type ReplyLimit,
   type RemovalReason,
   type SendItem,
   type SendOptions,
@@ -324,12 +328,12 @@ class QueueManager implements QueueManagerApi {
     for (const q of [queue, journal]) {
       if (!q) continue;
       this.claims.markRemoval(q.id, 'queueDeleted');
-      while ((await this.runner.runDurable(() => removeChunk(this.core, q, [], 'queueDeleted'))) > 0);
+      while ((await this.runner.runDurable(() => removeChunk(this.core, q, [], 'queueDeleted'), FREES_SPACE)) > 0);
     }
     await this.runner.runDurable(() => {
       if (journal) this.store.queues.remove(journal.id);
       this.store.queues.remove(queue.id);
-    });
+    }, FREES_SPACE);
     if (journal) this.registry.remove(journal);
     this.registry.remove(queue);
     this.trafficMeter.forget(queue.id);
@@ -344,7 +348,7 @@ class QueueManager implements QueueManagerApi {
     const skip = this.claims.idsIn(queue.id);
     let purged = 0;
     for (;;) {
-      const n = await this.runner.runDurable(() => removeChunk(this.core, queue, skip, 'purged'));
+      const n = await this.runner.runDurable(() => removeChunk(this.core, queue, skip, 'purged'), FREES_SPACE);
       if (n === 0) break;
       purged += n;
     }
@@ -471,14 +475,44 @@ class QueueManager implements QueueManagerApi {
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
     const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
-    const claimed = [first, ...this.claimMore(queue, input.max - 1)];
-    const infos = claimed.map((m) => toMessageInfo(m));
-    // Messages past the reply's byte cap were never seen by anyone: they go back untouched, in place.
-    const fitting = countFitting(infos, input.replyLimit);
-    this.releaseClaims(claimed.slice(fitting), true);
-    const replies = infos.slice(0, fitting);
-    await this.deliverClaimed(claimed.slice(0, fitting), replies, input.deliver, input.signal, tx);
+    const { claimed, replies } = input.replyLimit
+      ? this.claimWithin(queue, first, input.max, input.replyLimit)
+      : this.claimAll(queue, first, input.max);
+    await this.deliverClaimed(claimed, replies, input.deliver, input.signal, tx);
     return replies;
+  }
+
+  private claimAll(queue: QueueRecord, first: StoredMessage, max: number) {
+    const claimed = [first, ...this.claimMore(queue, max - 1)];
+    return { claimed, replies: claimed.map((m) => toMessageInfo(m)) };
+  }
+
+  /**
+   * Claims up to `max` messages while their replies fit the byte cap (the first always does). Claims go in
+   * chunks sized by the largest reply seen so far, so a queue of large bodies is never read whole into
+   * memory; messages read past the cap were seen by nobody and go back untouched, in place.
+   */
+  private claimWithin(queue: QueueRecord, first: StoredMessage, max: number, limit: ReplyLimit) {
+    const claimed = [first];
+    const replies = [toMessageInfo(first)];
+    let used = limit.measure(replies[0] as MessageInfo);
+    let largest = used;
+    for (;;) {
+      const chunk = Math.min(max - claimed.length, Math.floor((limit.maxBytes - used) / Math.max(1, largest)));
+      if (chunk <= 0) break;
+      const more = this.claimMore(queue, chunk);
+      const fitting = countFitting(more, limit, limit.maxBytes - used);
+      for (const [i, m] of more.entries()) {
+        if (i >= fitting.count) break;
+        claimed.push(m);
+        replies.push(fitting.replies[i] as MessageInfo);
+      }
+      used += fitting.bytes;
+      largest = Math.max(largest, fitting.largest);
+      this.releaseClaims(more.slice(fitting.count), true);
+      if (fitting.count < chunk) break;
+    }
+    return { claimed, replies };
   }
 
   /**
@@ -684,7 +718,7 @@ class QueueManager implements QueueManagerApi {
       if (found && found.queueId === queue.id) messages.push(found);
       else if (strict) this.messageIn(queue, id);
     }
-    this.runner.runNow(() => messages.forEach((m) => removeMessage(this.core, m, 'deleted')));
+    this.runner.runNow(() => messages.forEach((m) => removeMessage(this.core, m, 'deleted')), FREES_SPACE);
     return messages.length;
   }
 
@@ -904,6 +938,11 @@ class QueueManager implements QueueManagerApi {
     this.flushTouched();
     try {
       this.store.checkpoint();
+    } catch (error) {
+      // The WAL stays beside the store and is replayed at the next start: nothing is lost by not folding it now.
+      process.emitWarning(`The store's WAL could not be checkpointed on close: ${String(error)}`, {
+        code: 'QK_CHECKPOINT_FAILED',
+      });
     } finally {
       this.store.close();
     }

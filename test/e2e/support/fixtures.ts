@@ -19,7 +19,7 @@ export const test = base.extend<{ service: RunningService; consolePage: Page }>(
   consolePage: async ({ page, service }, use) => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(service.consoleUrl);
+    await page.goto(await service.consoleUrl());
     await expect(page.getByRole('tree', { name: 'Console tree' })).toBeVisible();
     await expect(treeItem(page, `${service.name} (this computer)`)).toBeVisible();
     await use(page);
