@@ -18,7 +18,7 @@ export interface RpcCallContext {
    * (OPERATION_CANCELLED, SERVICE_NOT_AVAILABLE, INSUFFICIENT_RESOURCES) when it cannot, having sent nothing.
    * A receive commits its removal only after this resolves; what the call returns afterwards is not sent.
    */
-  deliver(value: unknown): Promise<void>;
+  deliver: (value: unknown) => Promise<void>;
 }
 
 /** What the connection serves. */
@@ -161,7 +161,8 @@ class RpcServerConnection implements FrameSink {
     }
     this.#authenticated = true;
     clearTimeout(this.#authTimer);
-    void this.#send('{"type":"ready"}');
+    // #send has logged why a frame could not leave; the connection is closing, nobody else to tell.
+    this.#send('{"type":"ready"}').catch(() => undefined);
   }
 
   #refuse(message: string): void {
@@ -190,11 +191,15 @@ class RpcServerConnection implements FrameSink {
     this.#calls.set(id, call);
     this.#inputBytes += inputBytes;
     this.#adjustReading();
-    void this.#run(call, input).finally(() => {
-      this.#calls.delete(id);
-      this.#inputBytes -= inputBytes;
-      this.#adjustReading();
-    });
+    this.#run(call, input)
+      .catch((error: unknown) =>
+        this.#log.error({ ...this.#context(), op, ...describeFailure(error) }, 'a call failed outside its envelope'),
+      )
+      .finally(() => {
+        this.#calls.delete(id);
+        this.#inputBytes -= inputBytes;
+        this.#adjustReading();
+      });
   }
 
   async #run(call: Call, input: unknown): Promise<void> {

@@ -92,8 +92,9 @@ describe('service in a utility process', () => {
           });
         }),
     );
-    void runHostProcess(port, async () => service, vi.fn());
+    const hosting = runHostProcess(port, async () => service, vi.fn());
     const host = await connectHost(child);
+    await expect(hosting).resolves.toBeUndefined();
     const cancel = new AbortController();
     const receiving = host.call('receive', { path: 'q', timeoutMs: 60_000 }, cancel.signal);
     await new Promise((r) => setTimeout(r, 0));

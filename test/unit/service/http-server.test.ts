@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { z } from 'zod';
 import { eventSchema, operations } from '@qk/api';
 import { serverFrameSchema, type ServerFrame } from '@qk/rpc';
 import { ServiceHost, startHttpServer, type HttpServer } from '@qk/service';
@@ -85,14 +86,15 @@ describe('HTTP + WebSocket server over the real engine', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ code }),
-      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
     const first = await exchange();
     expect(first).toMatchObject({
       status: 200,
       body: { ok: true, value: { token: expect.stringMatching(/^[0-9a-f]{64}$/) } },
     });
-    expect(first.body.value.token).not.toBe(TOKEN);
-    expect(await post(server.url, 'queueList', {}, first.body.value.token)).toMatchObject({ status: 200 });
+    const session = z.object({ value: z.object({ token: z.string() }) }).parse(first.body).value.token;
+    expect(session).not.toBe(TOKEN);
+    expect(await post(server.url, 'queueList', {}, session)).toMatchObject({ status: 200 });
     expect(await exchange()).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED' } } });
   });
 
