@@ -192,14 +192,14 @@ class RpcServerConnection implements FrameSink {
     this.#inputBytes += inputBytes;
     this.#adjustReading();
     this.#run(call, input)
-      .catch((error: unknown) =>
-        this.#log.error({ ...this.#context(), op, ...describeFailure(error) }, 'a call failed outside its envelope'),
-      )
       .finally(() => {
         this.#calls.delete(id);
         this.#inputBytes -= inputBytes;
         this.#adjustReading();
-      });
+      })
+      .catch((error: unknown) =>
+        this.#log.error({ ...this.#context(), op, ...describeFailure(error) }, 'a call failed outside its envelope'),
+      );
   }
 
   async #run(call: Call, input: unknown): Promise<void> {
