@@ -1,5 +1,5 @@
 /** The utility process's start: open the service on the data folder given by the main process. */
-import { DEFAULT_LIMITS, jsonBytes } from '@qk/rpc';
+import { BATCH_REPLY_LIMIT } from '@qk/rpc';
 import { DELIVERING_OPERATIONS, runService } from '@qk/service';
 import { runHostProcess, type ParentPortLike } from './host-process.js';
 
@@ -20,6 +20,9 @@ export function runUtilityHost(port: ParentPortLike): Promise<void> {
         dataDir: dataDirFromArgv(process.argv),
         listen: { host: '127.0.0.1', port: 0 },
         handleSignals: false,
+        // This utility process exists for the service: owner-only files, errors logged rather than fatal.
+        processOwner: true,
+        terminal: process.stderr,
       });
       return {
         name: service.host.name,
@@ -29,7 +32,7 @@ export function runUtilityHost(port: ParentPortLike): Promise<void> {
           service.host.call(op, input, {
             signal,
             deliver,
-            replyLimit: { maxBytes: DEFAULT_LIMITS.batchReplyBytes, measure: jsonBytes },
+            replyLimit: BATCH_REPLY_LIMIT,
           }),
         subscribe: (listener) => service.host.subscribe(listener),
         isDestructive: (op) => DELIVERING_OPERATIONS.has(op),

@@ -50,9 +50,19 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-/** Bytes a value adds to a JSON reply (a batch's per-message measure). */
-export function jsonBytes(value: unknown): number {
-  return utf8Length(JSON.stringify(value) ?? 'null');
+/**
+ * About the bytes a value adds to a JSON reply, without serializing it: string lengths plus a little per
+ * field. A batch measures each message with it; JSON escapes and multi-byte text can make the real size up
+ * to about three times the estimate, which the room between batchReplyBytes and maxReplyBytes absorbs.
+ */
+export function estimatedJsonBytes(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (value === null || typeof value !== 'object') return 16;
+  let bytes = 2;
+  for (const item of Array.isArray(value) ? value : Object.values(value as Record<string, unknown>)) {
+    bytes += 24 + estimatedJsonBytes(item);
+  }
+  return bytes;
 }
 
 /** A result frame as text, or the reason it cannot be one (too large, or not serializable at all). */
@@ -80,3 +90,9 @@ export function resultText(
   }
   return { text, bytes };
 }
+
+/** The byte cap every transport gives a batch receive's reply (the engine's ReplyLimit). */
+export const BATCH_REPLY_LIMIT = {
+  maxBytes: DEFAULT_LIMITS.batchReplyBytes,
+  measure: estimatedJsonBytes,
+} as const;

@@ -8,5 +8,6 @@ export { DELIVERING_OPERATIONS } from './host/handlers.js';
 export { LOCK_FILE } from './host/data-lock.js';
 export { runService, type RunningService } from './host/service-runner.js';
 export { AUDIT_FILE } from './host/audit-log.js';
+export { parseLogLevel } from './host/logger.js';
 export { startHttpServer, type HttpServer } from './transports/http-server.js';
 export { parseListenAddress } from './transports/listen-address.js';

@@ -3,6 +3,13 @@ import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import type { MessageInfo } from '@qk/model';
 import { classLabel, classMeaning, classTone } from '../format/message-class.js';
 import { formatBytes, formatCount, formatDuration, formatTime } from '../format/format.js';
+import {
+  acknowledgmentName,
+  acknowledgmentText,
+  deliveryName,
+  journalName,
+  journalText,
+} from '../format/message-props.js';
 import type { SortColumn } from './list-query.js';
 
 /** Extra facts per column the table needs besides react-table's definition. */
@@ -30,7 +37,7 @@ const columns = [
   h.accessor('label', {
     id: 'label',
     header: 'Label',
-    size: 160,
+    size: 125,
     meta: meta('label'),
     cell: (c) => text(c.getValue() || null),
   }),
@@ -38,7 +45,7 @@ const columns = [
   h.accessor('classCode', {
     id: 'class',
     header: 'Class',
-    size: 230,
+    size: 212,
     meta: meta('class'),
     cell: (c) => (
       <span className={`class-${classTone(c.getValue())}`} title={classMeaning(c.getValue())}>
@@ -74,14 +81,14 @@ const columns = [
   h.accessor('sentTime', {
     id: 'sentTime',
     header: 'Sent',
-    size: 150,
+    size: 140,
     meta: meta('sentTime'),
     cell: (c) => timeCell(c.getValue()),
   }),
   h.accessor('arrivedTime', {
     id: 'arrivedTime',
     header: 'Arrived',
-    size: 150,
+    size: 140,
     meta: meta('arrivedTime'),
     cell: (c) => timeCell(c.getValue()),
   }),
@@ -125,7 +132,7 @@ const columns = [
     header: 'Delivery',
     size: 90,
     meta: meta(null),
-    cell: (c) => (c.getValue() === 'recoverable' ? 'Recoverable' : 'Express'),
+    cell: (c) => deliveryName(c.getValue()),
   }),
   h.accessor('transactional', {
     id: 'transactional',
@@ -155,8 +162,20 @@ const columns = [
     meta: meta(null),
     cell: (c) => formatDuration(c.getValue()),
   }),
-  h.accessor('acknowledge', { id: 'acknowledge', header: 'Acknowledgment', size: 100, meta: meta(null, 'right') }),
-  h.accessor('journal', { id: 'journal', header: 'Journal', size: 70, meta: meta(null, 'right') }),
+  h.accessor('acknowledge', {
+    id: 'acknowledge',
+    header: 'Acknowledgment',
+    size: 160,
+    meta: meta(null),
+    cell: (c) => <span title={acknowledgmentText(c.getValue())}>{acknowledgmentName(c.getValue())}</span>,
+  }),
+  h.accessor('journal', {
+    id: 'journal',
+    header: 'Journal',
+    size: 130,
+    meta: meta(null),
+    cell: (c) => <span title={journalText(c.getValue())}>{journalName(c.getValue())}</span>,
+  }),
 ];
 
 /** All message columns, in the order Add/Remove Columns offers them. */

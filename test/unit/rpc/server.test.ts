@@ -1,6 +1,14 @@
 import { describe, expect, test, vi } from 'vitest';
 import { QkError, type Envelope } from '@qk/model';
-import { serveRpc, type RpcCallContext, type RpcHandler, type RpcLogger } from '@qk/rpc';
+import {
+  BATCH_REPLY_LIMIT,
+  DEFAULT_LIMITS,
+  estimatedJsonBytes,
+  serveRpc,
+  type RpcCallContext,
+  type RpcHandler,
+  type RpcLogger,
+} from '@qk/rpc';
 import { FakeTransport, flush } from './fake-transport.js';
 
 const call = (id: number, op: string, input: unknown = {}) => JSON.stringify({ type: 'call', id, op, input });
@@ -360,5 +368,32 @@ describe('authentication by first frame', () => {
     const { t } = open();
     await new Promise((resolve) => setTimeout(resolve, 120));
     expect(t.closedWith?.code).toBe(1008);
+  });
+});
+
+describe('batch reply estimate', () => {
+  test('stays within a third of the real size for text, binary and escaped bodies, so the cap holds', () => {
+    const message = (body: string | null, base64: string) => ({
+      id: '{x}\\1',
+      lookupId: 1,
+      label: 'label',
+      body,
+      bodyBase64: base64,
+      bodySize: base64.length,
+      correlationId: null,
+      priority: 3,
+    });
+    const samples = [
+      message('plain ascii text '.repeat(1_000), Buffer.from('plain ascii text '.repeat(1_000)).toString('base64')),
+      message(null, Buffer.alloc(100_000, 7).toString('base64')),
+      message('\u0001'.repeat(50_000), Buffer.alloc(50_000, 1).toString('base64')),
+      message('漢字'.repeat(20_000), Buffer.from('漢字'.repeat(20_000)).toString('base64')),
+    ];
+    for (const sample of samples) {
+      const real = Buffer.byteLength(JSON.stringify(sample));
+      const estimate = estimatedJsonBytes(sample);
+      expect(real / estimate).toBeLessThan(3.2);
+      expect(BATCH_REPLY_LIMIT.maxBytes * (real / estimate)).toBeLessThan(DEFAULT_LIMITS.maxReplyBytes);
+    }
   });
 });

@@ -6,6 +6,8 @@ import { resolve } from 'node:path';
 import type { NetworkNode } from '@qk/network';
 import type { RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
+import { createServiceLogger, type LogLevel } from './logger.js';
+import { guardProcess } from './process-guard.js';
 import { planExposure } from '../transports/exposure.js';
 import { startFailure } from './start-failure.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
@@ -30,7 +32,18 @@ export interface RunServiceOptions {
   allowedHosts?: readonly string[] | undefined;
   /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
   allowedOrigins?: readonly string[] | undefined;
+  /** Where the transports log instead of the service log (tests); the service log by default. */
   logger?: RpcLogger | undefined;
+  /** `--log-level` (default info) of `DIR/logs/service.log`. */
+  logLevel?: LogLevel | undefined;
+  /** Where warnings and errors are also shown in readable form (`qk service start`: its stderr). */
+  terminal?: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined;
+  /**
+   * The service is what this process is for (`qk service start`, Electron's utility process): files it creates
+   * are owner-only (umask 077), an unhandled rejection or uncaught exception is logged instead of ending it,
+   * and a broken store stops the service cleanly and then exits the process with code 1.
+   */
+  processOwner?: boolean | undefined;
   /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
   peerListen?: ListenAddress | undefined;
   /** Relay messages for other computers (`--routing`). */
@@ -58,10 +71,16 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const listen = options.listen ?? DEFAULT_LISTEN;
   // Refused before anything opens: a wrong address must not leave a lock or a store touched.
   const exposure = planExposure(listen, options);
+  // Before anything is created: SQLite's files, the token, the logs (data-folder.ts tightens older ones).
+  if (options.processOwner) process.umask(0o077);
+  const log = createServiceLogger({ dataDir, level: options.logLevel, terminal: options.terminal });
+  const logger = log.logger;
   let host: ServiceHost;
   try {
-    host = ServiceHost.open({ dataDir, name: options.name });
+    host = ServiceHost.open({ dataDir, name: options.name, logger, afterLock: () => log.openFile() });
   } catch (error) {
+    // A refused start (another service, a broken store) is reported by the caller; the log file never opened.
+    await log.close();
     throw startFailure(error, dataDir);
   }
   let http: HttpServer;
@@ -78,7 +97,8 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
       tls: exposure.tls,
       allowedHosts: [...exposure.hosts, ...(options.allowedHosts ?? [])],
       allowedOrigins: options.allowedOrigins,
-      logger: options.logger,
+      logger: options.logger ?? logger.child({ component: 'rpc' }),
+      httpLogger: logger.child({ component: 'http' }),
     });
     const status = host.handlers.serviceStatus({});
     url = exposure.publicHost === listen.host ? http.url : urlFor(exposure.publicHost, http.port, 'https');
@@ -90,23 +110,28 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
       startedTime: (await status).startedTime,
     });
   } catch (error) {
+    logger.error({ err: error }, 'The service could not start');
     await host.close();
+    await log.close();
     throw startFailure(error, dataDir);
   }
+  logger.info({ url, name: host.name, id: host.id, dataDir, logLevel: log.level }, 'The service is ready');
 
   let markStopped!: () => void;
   const stopped = new Promise<void>((done) => (markStopped = done));
   let stopping: Promise<void> | undefined;
-  // A stop asked for by a signal or by serviceStop has nobody to return its failure to: say it, exit non-zero.
+  // A stop asked for by a signal or by serviceStop has nobody to return its failure to: log it, exit non-zero.
   const stopOnRequest = (): void => {
     stop().catch((error: unknown) => {
       process.exitCode = 1;
-      process.stderr.write(`qk service: stopping failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      logger.error({ err: error }, 'The service did not stop cleanly');
     });
   };
   const onSignal = stopOnRequest;
+  let unguard = (): void => undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
+      logger.info({}, 'The service is stopping');
       try {
         const closingHttp = http.close();
         // Closing the engine ends waiting receives, which lets the HTTP server finish its requests.
@@ -118,12 +143,25 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
         }
+        logger.info({}, 'The service stopped');
+        await log.close();
+        unguard();
         markStopped();
       }
     })();
     return stopping;
   };
   host.onStopRequested(stopOnRequest);
+  if (options.processOwner) {
+    const fatal = (error: unknown): void => {
+      logger.fatal({ err: error }, 'The store is broken: the service stops, releasing its data folder');
+      stop()
+        .catch((stopError: unknown) => logger.error({ err: stopError }, 'The service did not stop cleanly'))
+        .finally(() => process.exit(1));
+    };
+    host.onFatalError(fatal);
+    unguard = guardProcess(logger, fatal);
+  }
   if (options.handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

@@ -6,10 +6,8 @@
  * bearer token must be the service's or a console session's.
  */
 import { randomBytes } from 'node:crypto';
+import { ELECTRON_APP_ORIGIN as APP_ORIGIN } from '@qk/api';
 import { tokenMatches } from '../host/token.js';
-
-/** The Electron app's origin (electron/app-protocol.ts serves the console there). */
-export const APP_ORIGIN = 'app://console';
 /** How long a one-time console code may wait to be exchanged. */
 export const CONSOLE_CODE_TTL_MS = 60_000;
 const MAX_OPEN_CODES = 64;
@@ -142,6 +140,7 @@ function hostName(header: string | undefined): string | undefined {
     if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
     return bare(url.hostname.toLowerCase());
   } catch {
+    // A Host header that is no host name is refused by the caller like an unknown one.
     return undefined;
   }
 }
@@ -156,6 +155,7 @@ function normalizeOrigin(origin: string): string {
     const url = new URL(origin);
     return url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
   } catch {
+    // Unparsable: compared as written, it matches no allowed origin and is refused.
     return origin;
   }
 }

@@ -7,15 +7,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, httpStatusFor, type Envelope } from '@qk/api';
 import { QkError } from '@qk/model';
-import { DEFAULT_LIMITS, jsonBytes, utf8Length, type RpcLogger } from '@qk/rpc';
+import { BATCH_REPLY_LIMIT, DEFAULT_LIMITS, utf8Length, type RpcLogger } from '@qk/rpc';
 import type { ServiceHost } from '../host/host.js';
 import { bearerToken } from '../host/token.js';
 import type { Access } from './access.js';
 
+/** How long a receive's reply may take to be written out before its client counts as gone. */
+const DELIVERY_STALL_MS = 60_000;
+
 /** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */
 export const HTTP_BODY_LIMIT = 16 * 1024 * 1024;
 
-const isJson = (contentType: string | undefined): boolean =>
+/** `application/json`, with or without parameters (a charset): what every operation must be sent as. */
+export const isJsonContentType = (contentType: string | undefined): boolean =>
   contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 
 /** The refusal every API route gives before its operation runs, or null to go on. */
@@ -33,7 +37,7 @@ export function refuseApiRequest(
       ),
     };
   }
-  if (!isJson(request.headers['content-type'])) {
+  if (!isJsonContentType(request.headers['content-type'])) {
     return {
       status: 415,
       envelope: failure(
@@ -73,8 +77,11 @@ export async function registerApi(
           await writeReply(reply, { ok: true, value }, aborter.signal);
           delivered = true;
         };
-        const replyLimit = { maxBytes: DEFAULT_LIMITS.batchReplyBytes, measure: jsonBytes };
-        const envelope = await host.call(op, request.body, { signal: aborter.signal, deliver, replyLimit });
+        const envelope = await host.call(op, request.body, {
+          signal: aborter.signal,
+          deliver,
+          replyLimit: BATCH_REPLY_LIMIT,
+        });
         reply.raw.off('close', onClose);
         if (delivered) {
           if (!envelope.ok)
@@ -118,11 +125,16 @@ function writeReply(reply: FastifyReply, envelope: Envelope<unknown>, signal: Ab
   }
   return new Promise<void>((resolve, reject) => {
     const raw = reply.raw;
+    // A client that takes none of a receive's reply would hold its messages claimed for as long as its
+    // socket lives: after a minute it is cut, and the messages go back.
+    const stalled = signal ? setTimeout(() => raw.destroy(), DELIVERY_STALL_MS) : undefined;
     const onFinish = (): void => {
+      clearTimeout(stalled);
       raw.off('close', onClose);
       resolve();
     };
     const onClose = (): void => {
+      clearTimeout(stalled);
       raw.off('finish', onFinish);
       if (raw.writableFinished) resolve();
       else reject(new QkError('SERVICE_NOT_AVAILABLE', 'The client went away while the reply was written.'));

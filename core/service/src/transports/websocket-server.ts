@@ -8,7 +8,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WEBSOCKET_PATH, type QkEvent } from '@qk/api';
-import { DEFAULT_LIMITS, jsonBytes, serveRpc, type RpcLogger } from '@qk/rpc';
+import { BATCH_REPLY_LIMIT, serveRpc, type RpcLogger } from '@qk/rpc';
 import { wsTransport } from '@qk/rpc/node';
 import type { ServiceHost } from '../host/host.js';
 import { DELIVERING_OPERATIONS } from '../host/handlers.js';
@@ -84,12 +84,15 @@ export function attachWebSocket(server: Server, host: ServiceHost, options: WebS
   server.on('upgrade', onUpgrade);
 
   // A peer that neither answers pings nor takes any of what it was sent is gone: cutting it releases what
-  // its receives hold. One that reads slowly (its backlog shrinks) is kept, however long it takes.
+  // its receives hold. One that reads slowly (its backlog shrinks) is kept, however long it takes; so is one
+  // whose frames we stopped reading while its calls run (its pongs wait unread behind them, and nothing of
+  // ours waits for it).
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
       const state = liveness.get(ws) ?? { pong: false, buffered: 0 };
       const draining = ws.bufferedAmount < state.buffered;
-      if (!state.pong && !draining) {
+      const heldByUs = ws.isPaused && ws.bufferedAmount === 0;
+      if (!state.pong && !draining && !heldByUs) {
         ws.terminate();
         continue;
       }
@@ -131,14 +134,13 @@ function serveConnection(
 ): void {
   const transport = wsTransport(ws);
   let closed = false;
-  const replyLimit = { maxBytes: DEFAULT_LIMITS.batchReplyBytes, measure: jsonBytes };
   const sink = serveRpc(transport, {
     connectionId,
     logger: options.logger,
     authenticate: authenticated ? undefined : (token) => options.accepts(token),
     handler: {
       async call(op, input, { signal, deliver }) {
-        const envelope = await host.call(op, input, { signal, connectionId, deliver, replyLimit });
+        const envelope = await host.call(op, input, { signal, connectionId, deliver, replyLimit: BATCH_REPLY_LIMIT });
         // A transaction begun while the socket was closing would otherwise be orphaned.
         if (closed) host.transactions.connectionClosed(connectionId);
         return envelope;
