@@ -67,7 +67,7 @@ function runWorker(args: string[]): Promise<{ code: number | null; outcome: Work
       try {
         outcome = JSON.parse(line) as WorkerOutcome;
       } catch {
-        // No JSON line: the worker died before reporting; the caller tells it from the exit code and stderr.
+        // No outcome line: the worker failed, which the test reports with its stderr.
         outcome = null;
       }
       resolve({ code, outcome, stderr });
