@@ -26,11 +26,12 @@ import { QueueRegistry } from './queue-registry.js';
 import { Settings } from './settings.js';
 import { DuplicateCache } from './duplicate-cache.js';
 import { UnitRunner } from './unit-runner.js';
-import { Waiters } from './waiters.js';
+import { Waiters, type WaiterKind } from './waiters.js';
 import { Claims } from './claims.js';
+import { ReceiveCursors } from './receive-cursors.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
-import { countFitting, handOver } from './delivery.js';
-import { type makeDraft, type Draft } from './drafts.js';
+import { countFitting, prepareDelivery } from './delivery.js';
+import { makeDraft, type Draft } from './drafts.js';
 import { removeMessage } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
 import { toMessageInfo } from './message-view.js';
@@ -48,6 +49,7 @@ import { resendDeadLetters, type ResendFailure } from './resend.js';
 import { exportPage, importMessages, sendPropertiesOf } from './transfer.js';
 import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
+import { CursorTable, locate, moveTo } from './cursors.js';
 import { deleteQueue, purgeQueue } from './queue-removal.js';
 import { deliverSend, prepareSend } from './sending.js';
 import {
@@ -56,8 +58,11 @@ import {
   type BrowseInput,
   type BrowsePage,
   type ClassCount,
+  type CursorPeekInput,
+  type CursorReceiveInput,
   type Clock,
   type Deliver,
+  type WriteReply,
   type EngineEvent,
   type EngineListener,
   type ImportMode,
@@ -88,6 +93,7 @@ class QueueManager implements QueueManagerApi {
   private readonly touchedQueues = new Set<number>();
   private readonly waiters: Waiters;
   private readonly claims = new Claims();
+  private readonly receiveCursors: ReceiveCursors;
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
@@ -96,6 +102,7 @@ class QueueManager implements QueueManagerApi {
   private readonly core: Core;
   private readonly ctx: EngineContext;
   private readonly maintenance: Maintenance;
+  private readonly cursors = new CursorTable();
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
@@ -119,6 +126,7 @@ class QueueManager implements QueueManagerApi {
   ) {
     const effects = new Effects();
     this.waiters = new Waiters(clock);
+    this.receiveCursors = new ReceiveCursors(store.readyOrder, this.claims);
     this.runner = new UnitRunner(store, effects, sequences);
     this.startedMs = clock.now();
     // Restart-required settings are read once, here (reference §5 decisions).
@@ -138,7 +146,10 @@ class QueueManager implements QueueManagerApi {
       effects,
       xactDeadLetterAlways: settings.get('XactDeadLetterAlways') === 1,
       emit: (event) => this.emit(event),
-      wake: (queueId) => this.waiters.wake(queueId),
+      wake: (queueId, arrived) => {
+        if (arrived) this.receiveCursors.arrived(queueId, arrived);
+        this.waiters.wake(queueId);
+      },
       touched: (queueId) => this.touchedQueues.add(queueId),
       traffic: (queueId, arrived, departed, depthDelta) =>
         this.trafficMeter.record(
@@ -167,6 +178,7 @@ class QueueManager implements QueueManagerApi {
       draftContext: () => this.draftContext(),
       forget: (queue) => {
         this.registry.remove(queue);
+        this.receiveCursors.forget(queue.id);
         this.trafficMeter.forget(queue.id);
       },
     };
@@ -525,9 +537,10 @@ class QueueManager implements QueueManagerApi {
   }
 
   /**
-   * The delivery step shared by every receive path: the claimed messages are removed (or join their
-   * transaction) only once the caller has handed the reply to its transport; when it cannot, the claims are
-   * released and the messages stay exactly where they were.
+   * The delivery step shared by every receive path. The caller first makes sure the reply can reach it; when
+   * it cannot, the claims are released and the messages stay exactly where they were. A plain receive then
+   * commits the removal and only then writes the reply (a crash in between loses the reply, never duplicates
+   * the message); a transactional one writes it and joins its transaction, whose commit is the client's.
    */
   private async deliverClaimed<T>(
     messages: StoredMessage[],
@@ -536,20 +549,87 @@ class QueueManager implements QueueManagerApi {
     signal: AbortSignal | undefined,
     tx: Transaction | undefined,
   ): Promise<void> {
-    const delivery = handOver(reply, deliver, signal);
-    tx?.delivering.add(delivery);
+    if (!tx) {
+      let write: WriteReply;
+      try {
+        write = await prepareDelivery(reply, deliver, signal);
+      } catch (error) {
+        this.releaseClaims(messages, true);
+        throw error;
+      }
+      await this.finishReceives(messages);
+      return write();
+    }
+    const delivery = this.deliverInTransaction(messages, reply, deliver, signal, tx);
+    tx.delivering.add(delivery);
     try {
       await delivery;
+    } finally {
+      tx.delivering.delete(delivery);
+    }
+  }
+
+  private async deliverInTransaction<T>(
+    messages: StoredMessage[],
+    reply: T,
+    deliver: Deliver<T> | undefined,
+    signal: AbortSignal | undefined,
+    tx: Transaction,
+  ): Promise<void> {
+    try {
+      const write = await prepareDelivery(reply, deliver, signal);
+      await write();
     } catch (error) {
       this.releaseClaims(messages, true);
       throw error;
-    } finally {
-      tx?.delivering.delete(delivery);
     }
-    if (!tx) return this.finishReceives(messages);
     // Aborted while the reply was on its way (R-D5): the messages go back as the abort's other receives did.
     if (this.transactions.isOpen(tx)) tx.receives.push(...messages);
     else this.releaseClaims(messages, true);
+  }
+
+  // ── cursors (R-C2–R-C5) ───────────────────────────────────────────────────────────────────────────────
+
+  openCursor(path: string): string {
+    const queue = this.resolveForReading('peek', path);
+    return this.cursors.open(queue.id, this.clock.now()).id;
+  }
+
+  async cursorPeek(input: CursorPeekInput): Promise<MessageInfo> {
+    const cursor = this.cursors.get(input.cursor, this.clock.now());
+    const queue = this.cursorQueue(cursor.queueId);
+    const found = await locate(this.ctx, cursor, queue, input.action ?? 'current', input.timeoutMs ?? 0, input.signal);
+    moveTo(cursor, found, false);
+    return toMessageInfo(found, this.clock.now());
+  }
+
+  /** Receives the message at the cursor (RECEIVE_CURRENT); the cursor then stands after it (R-C3). */
+  async cursorReceive(input: CursorReceiveInput): Promise<MessageInfo> {
+    const cursor = this.cursors.get(input.cursor, this.clock.now());
+    const queue = this.cursorQueue(cursor.queueId);
+    const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
+    if ((tx || input.transactional) && !queue.transactional)
+      throw new QkError(
+        'TRANSACTION_USAGE',
+        `'${this.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`,
+      );
+    const found = await locate(this.ctx, cursor, queue, 'current', input.timeoutMs ?? 0, input.signal);
+    this.claims.take(found);
+    const info = toMessageInfo(found, this.clock.now());
+    moveTo(cursor, found, false);
+    await this.deliverClaimed([found], info, input.deliver, input.signal, tx);
+    moveTo(cursor, found, true);
+    return info;
+  }
+
+  closeCursor(cursor: string): void {
+    this.cursors.close(cursor);
+  }
+
+  private cursorQueue(queueId: number): QueueRecord {
+    const queue = this.registry.get(queueId);
+    if (!queue) throw new QkError('QUEUE_DELETED', 'The queue of this cursor was deleted.');
+    return queue;
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {
@@ -562,13 +642,12 @@ class QueueManager implements QueueManagerApi {
     for (;;) {
       const found = this.firstUnclaimed(queue, 1)[0];
       if (found) return toMessageInfo(found, this.clock.now());
-      await this.waitFor(queue, deadline, input.signal);
+      await this.waitFor(queue, deadline, input.signal, 'peek');
     }
   }
 
   private firstUnclaimed(queue: QueueRecord, count: number): StoredMessage[] {
-    const candidates = this.store.messages.firstReady(queue.id, this.claims.countIn(queue.id) + count);
-    return candidates.filter((m) => !this.claims.has(m.lookupId)).slice(0, count);
+    return this.receiveCursors.first(queue.id, count, false);
   }
 
   private async claimFirst(
@@ -578,29 +657,29 @@ class QueueManager implements QueueManagerApi {
   ): Promise<StoredMessage> {
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
-      const found = this.firstUnclaimed(queue, 1)[0];
-      if (found) {
-        this.claims.take(found);
-        return found;
-      }
+      const found = this.receiveCursors.first(queue.id, 1, true)[0];
+      if (found) return found;
       await this.waitFor(queue, deadline, signal);
     }
   }
 
   private claimMore(queue: QueueRecord, count: number): StoredMessage[] {
     if (count <= 0) return [];
-    const found = this.firstUnclaimed(queue, count);
-    for (const m of found) this.claims.take(m);
-    return found;
+    return this.receiveCursors.first(queue.id, count, true);
   }
 
   /** Waits for an arrival until the deadline; IO_TIMEOUT when it passes (CLI exit 3). */
-  private async waitFor(queue: QueueRecord, deadline: number, signal: AbortSignal | undefined): Promise<void> {
+  private async waitFor(
+    queue: QueueRecord,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    kind: WaiterKind = 'receive',
+  ): Promise<void> {
     const remaining = deadline - this.clock.now();
     if (remaining <= 0 || this.closed) {
       throw new QkError('IO_TIMEOUT', `No message arrived in '${this.registry.pathOf(queue)}' within the timeout.`);
     }
-    await this.waiters.wait(queue.id, remaining, signal);
+    await this.waiters.wait(queue.id, remaining, signal, kind);
     if (!this.registry.get(queue.id))
       throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
   }
@@ -635,19 +714,28 @@ class QueueManager implements QueueManagerApi {
         // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
         for (const m of messages) removeMessage(this.core, m, 'received');
       });
-    } finally {
-      this.releaseClaims(messages, false);
+    } catch (error) {
+      // Not removed after all (the commit failed): the messages are ready again for the next receive.
+      this.releaseClaims(messages, true);
+      throw error;
     }
+    this.releaseClaims(messages, false);
   }
 
   /** Ends claims. When the receive was undone, a purge or deletion that came meanwhile now removes the message (R-P2). */
   private releaseClaims(messages: StoredMessage[], undone: boolean): void {
     const owed: { message: StoredMessage; reason: RemovalReason }[] = [];
+    const queues = new Set<number>();
     for (const m of messages) {
       const reason = this.claims.release(m.lookupId);
+      queues.add(m.queueId);
       if (undone && reason) owed.push({ message: m, reason });
-      else if (undone) this.waiters.wake(m.queueId);
+      else if (undone) {
+        this.receiveCursors.putBack(m.queueId, m);
+        this.waiters.wake(m.queueId);
+      }
     }
+    for (const queueId of queues) this.receiveCursors.settled(queueId);
     if (owed.length === 0) return;
     void this.execute(
       owed.some((o) => o.message.table === 'main'),
@@ -816,6 +904,7 @@ class QueueManager implements QueueManagerApi {
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();
       this.maintenance.tick(this.clock.now());
+      this.cursors.sweep(this.clock.now());
     } finally {
       this.scheduleTick();
     }
