@@ -11,7 +11,6 @@ import { forgetToken, redeemLinkCode, rememberToken, storedToken, takeLinkCode }
 import { App } from './shell/App.js';
 import { LoginScreen } from './shell/LoginScreen.js';
 import { createAppStore, type AppStore } from './store/app-store.js';
-import { inBackground } from './store/shared.js';
 import { StoreProvider } from './store/use-app-store.js';
 import './styles.css';
 
@@ -23,7 +22,10 @@ declare global {
 
 function startStore(client: ConsoleClient): AppStore {
   const store = createAppStore(client);
-  inBackground(store.getState(), 'Start', store.getState().start());
+  store
+    .getState()
+    .start()
+    .catch((error: unknown) => store.getState().reportError('Connect', error));
   // Tests and the UI bench read the store; it holds no secrets (the token stays in the client).
   (window as unknown as { __qkStore?: AppStore }).__qkStore = store;
   return store;
@@ -58,6 +60,20 @@ function BrowserRoot() {
       },
     );
   }, []);
+  const signIn = async (token: string) => {
+    const client = createHttpClient({ baseUrl: window.location.origin, token });
+    try {
+      await client.serviceStatus({});
+      rememberToken(token);
+      setStore(startStore(client));
+    } catch (e) {
+      client.close();
+      forgetToken();
+      const { code, message } = describeError(e);
+      setError(`${code}: ${message}`);
+    }
+  };
+
   if (signingIn) return null;
   if (store) {
     return (
@@ -70,19 +86,7 @@ function BrowserRoot() {
     <LoginScreen
       error={error}
       onToken={(token) => {
-        const client = createHttpClient({ baseUrl: window.location.origin, token });
-        client.serviceStatus({}).then(
-          () => {
-            rememberToken(token);
-            setStore(startStore(client));
-          },
-          (e: unknown) => {
-            client.close();
-            forgetToken();
-            const { code, message } = describeError(e);
-            setError(`${code}: ${message}`);
-          },
-        );
+        signIn(token).catch((e: unknown) => setError(describeError(e).message));
       }}
     />
   );

@@ -102,7 +102,8 @@ class QueueManager implements QueueManagerApi {
   private readonly core: Core;
   private readonly ctx: EngineContext;
   private readonly maintenance: Maintenance;
-  private readonly cursors = new CursorTable();
+  /** Application cursors (R-C2–R-C5); `cursors` are the receive-order cursors of the store. */
+  private readonly appCursors = new CursorTable();
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
@@ -592,11 +593,11 @@ class QueueManager implements QueueManagerApi {
 
   openCursor(path: string): string {
     const queue = this.resolveForReading('peek', path);
-    return this.cursors.open(queue.id, this.clock.now()).id;
+    return this.appCursors.open(queue.id, this.clock.now()).id;
   }
 
   async cursorPeek(input: CursorPeekInput): Promise<MessageInfo> {
-    const cursor = this.cursors.get(input.cursor, this.clock.now());
+    const cursor = this.appCursors.get(input.cursor, this.clock.now());
     const queue = this.cursorQueue(cursor.queueId);
     const found = await locate(this.ctx, cursor, queue, input.action ?? 'current', input.timeoutMs ?? 0, input.signal);
     moveTo(cursor, found, false);
@@ -605,7 +606,7 @@ class QueueManager implements QueueManagerApi {
 
   /** Receives the message at the cursor (RECEIVE_CURRENT); the cursor then stands after it (R-C3). */
   async cursorReceive(input: CursorReceiveInput): Promise<MessageInfo> {
-    const cursor = this.cursors.get(input.cursor, this.clock.now());
+    const cursor = this.appCursors.get(input.cursor, this.clock.now());
     const queue = this.cursorQueue(cursor.queueId);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if ((tx || input.transactional) && !queue.transactional)
@@ -623,7 +624,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   closeCursor(cursor: string): void {
-    this.cursors.close(cursor);
+    this.appCursors.close(cursor);
   }
 
   private cursorQueue(queueId: number): QueueRecord {
@@ -904,7 +905,7 @@ class QueueManager implements QueueManagerApi {
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();
       this.maintenance.tick(this.clock.now());
-      this.cursors.sweep(this.clock.now());
+      this.appCursors.sweep(this.clock.now());
     } finally {
       this.scheduleTick();
     }

@@ -11,6 +11,7 @@ import { nodeActions } from './node-actions.js';
 import { messageSelectionActions, resultItemActions, singleSelected } from './selection-actions.js';
 
 export type { ActionItem } from './action-item.js';
+export { attempt } from './action-item.js';
 export { openSelectedProperties } from './selection-actions.js';
 export { confirmDeleteSelected } from './confirmations.js';
 

@@ -20,7 +20,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, ctx) 
     set((s) => ({
       settings: { ...s.settings, [computer]: (s.settings[computer] ?? []).map((x) => (x.name === name ? setting : x)) },
     }));
-    inBackground(get(), 'Service status', get().refreshStatus(computer));
+    inBackground(get, 'Read status', get().refreshStatus(computer));
     return setting;
   },
 

@@ -3,8 +3,7 @@
  * (also when the focus was lost, e.g. to a button that became disabled); focus stays inside (DialogHost
  * returns it to where it was when the dialog closes). A property sheet keeps one size whatever its tab.
  */
-import { createContext, useContext, useEffect, useEffectEvent, useId, useRef, useState, type ReactNode } from 'react';
-import { errorText } from './error-text.js';
+import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /** One tab of a property sheet. */
 export interface DialogTab {
@@ -65,11 +64,11 @@ export function DialogShell({
   const cancelRef = useRef<HTMLButtonElement>(null);
   const [tab, setTab] = useState(initialTab ?? tabs?.[0]?.id ?? '');
   const [busy, setBusy] = useState(false);
-  // What OK or Apply threw, when the dialog did not catch it itself.
   const [failure, setFailure] = useState<string | null>(null);
-  const report = (e: unknown) => setFailure(errorText(e));
-  // The window-wide Esc listener below closes with the latest onClose without being reinstalled for it.
-  const closeFromWindow = useEffectEvent(onClose);
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  }, [onClose]);
 
   useEffect(() => {
     const root = ref.current;
@@ -88,10 +87,15 @@ export function DialogShell({
   useEffect(() => {
     if (!top) return undefined;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      if (ref.current?.contains(document.activeElement)) return; // handled by the dialog's own keydown
-      event.preventDefault();
-      closeFromWindow();
+      if (event.defaultPrevented || ref.current?.contains(document.activeElement)) return; // the dialog's own keydown
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        closeRef.current();
+      } else if (event.key === 'Tab') {
+        // The focus was outside (a click on the backdrop): Tab brings it back into the dialog, never behind it.
+        event.preventDefault();
+        ref.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -100,13 +104,19 @@ export function DialogShell({
   const ok = async () => {
     if (!onOk) return onClose();
     setBusy(true);
-    setFailure(null);
     try {
       const result = await onOk();
       if (result !== false) onClose();
     } finally {
       setBusy(false);
     }
+  };
+  // An onOk that throws is a bug in the dialog (they catch the service's errors and show them): say so.
+  const runOk = () => {
+    ok().catch((e: unknown) => setFailure(e instanceof Error ? e.message : String(e)));
+  };
+  const runApply = () => {
+    Promise.resolve(onApply?.()).catch((e: unknown) => setFailure(e instanceof Error ? e.message : String(e)));
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -125,7 +135,7 @@ export function DialogShell({
       if (type === 'checkbox' || type === 'radio' || type === 'file' || type === 'search') return;
       event.preventDefault();
       if (destructive) onClose();
-      else if (onOk && !okDisabled && !busy) ok().catch(report);
+      else if (onOk && !okDisabled && !busy) runOk();
     } else if (event.key === 'Tab') {
       // Keep focus inside the modal.
       const focusables = Array.from(ref.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []).filter(
@@ -213,9 +223,7 @@ export function DialogShell({
               type="button"
               className={destructive ? 'danger' : 'primary'}
               disabled={okDisabled || busy}
-              onClick={() => {
-                ok().catch(report);
-              }}
+              onClick={runOk}
             >
               {okLabel}
             </button>
@@ -224,13 +232,7 @@ export function DialogShell({
             {onOk ? 'Cancel' : 'Close'}
           </button>
           {onApply && (
-            <button
-              type="button"
-              disabled={applyDisabled || busy}
-              onClick={() => {
-                Promise.resolve(onApply()).catch(report);
-              }}
-            >
+            <button type="button" disabled={applyDisabled || busy} onClick={runApply}>
               Apply
             </button>
           )}

@@ -7,11 +7,6 @@ import { columnMeta } from './message-columns.js';
 /** Row height in px; fixed so the window is arithmetic and nothing is measured. */
 export const ROW_HEIGHT = 20;
 
-/** A cell without a renderer shows its value as text (the columns without one hold strings and numbers). */
-function plainText(value: unknown): string {
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : '';
-}
-
 interface RowProps {
   index: number;
   /** Offset inside the rows block (constant while the row stays in the window). */
@@ -83,7 +78,9 @@ function Cell({
             row: { original: message, index },
             column,
           } as never)
-        : plainText(value)}
+        : typeof value === 'string' || typeof value === 'number'
+          ? String(value)
+          : ''}
     </div>
   );
 }

@@ -32,7 +32,6 @@ function text(value: string | null) {
 const meta = (sort: MessageColumnMeta['sort'], align: MessageColumnMeta['align'] = 'left') =>
   ({ sort, align }) satisfies MessageColumnMeta;
 
-// Not annotated: each accessor keeps its own value type, so every cell below reads a typed value.
 const columns = [
   h.accessor('label', {
     id: 'label',
@@ -179,7 +178,8 @@ const columns = [
 ];
 
 /** All message columns, in the order Add/Remove Columns offers them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- react-table needs `any` to mix accessor value types
+// Each column keeps its own value type above; the list mixes them, which react-table types as `any`.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const messageColumns: ColumnDef<MessageInfo, any>[] = columns;
 
 /** Column id → header text, for Add/Remove Columns. */

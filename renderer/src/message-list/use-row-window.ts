@@ -125,7 +125,6 @@ export function useRowWindow(
   }, [scrollRef, rowHeight]);
 
   const win = computeWindow(count, rowHeight, viewport, scrollTop, overscan);
-  // The wheel handler reads the scale of what is on screen: record it once the render is committed.
   useLayoutEffect(() => {
     scaleRef.current = win.scale;
   }, [win.scale]);

@@ -5,10 +5,10 @@
  */
 import { useState } from 'react';
 import type { MessageInfo } from '@qk/model';
+import { attempt } from '../commands/action-item.js';
 import { DialogShell, Field } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
 import { formatBytes, formatCount, formatTime } from '../format/format.js';
-import { inBackground } from '../store/shared.js';
 import { useStoreApi } from '../store/use-app-store.js';
 import { queueShortName } from '../tree/tree-model.js';
 import { previewImport, type ImportPreview } from './import-preview.js';
@@ -32,8 +32,7 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
       onOk={() => {
         if (!file) return false;
         // The import runs as a job in the status bar (progress, Cancel, an honest summary).
-        const s = store.getState();
-        inBackground(s, 'Import messages', s.importMessages(computer, path, file.messages, mode));
+        attempt(store, 'Import messages', () => store.getState().importMessages(computer, path, file.messages, mode));
         return true;
       }}
     >
@@ -46,17 +45,19 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
           onChange={(e) => {
             const chosen = e.target.files?.[0];
             if (!chosen) return;
-            chosen
-              .text()
-              .then((text) => {
-                const { messages, source } = readImport(text);
-                setFile({ name: chosen.name, messages, preview: previewImport(messages, source, Date.now()) });
-                setError(null);
-              })
-              .catch((err: unknown) => {
-                setFile(null);
-                setError(errorText(err));
-              });
+            chosen.text().then(
+              (text) => {
+                try {
+                  const { messages, source } = readImport(text);
+                  setFile({ name: chosen.name, messages, preview: previewImport(messages, source, Date.now()) });
+                  setError(null);
+                } catch (err) {
+                  setFile(null);
+                  setError(errorText(err));
+                }
+              },
+              (err: unknown) => setError(errorText(err)),
+            );
           }}
         />
       </label>

@@ -5,12 +5,12 @@
  */
 import { useState } from 'react';
 import type { OperationOutput } from '@qk/api';
+import { attempt } from '../commands/action-item.js';
 import { DialogShell } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
 import { formatCount, formatTime } from '../format/format.js';
 import { classLabel, classTone } from '../format/message-class.js';
 import { serviceFilter, type ListFilter, emptyFilter } from '../message-list/list-query.js';
-import { inBackground } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { nodeCaption, parseNodeId } from '../tree/tree-model.js';
 import { listNodeFor } from './details-slice.js';
@@ -47,6 +47,10 @@ export function SearchDialog({ computer }: { computer: string }) {
     }
   };
 
+  const runSearch = () => {
+    search().catch((e: unknown) => setError(errorText(e)));
+  };
+
   const field = (
     key: 'label' | 'bodyText' | 'correlationId' | 'appSpecific' | 'sourceMachine',
     label: string,
@@ -62,7 +66,7 @@ export function SearchDialog({ computer }: { computer: string }) {
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             e.preventDefault();
-            search().catch((err: unknown) => setError(errorText(err)));
+            runSearch();
           }
         }}
       />
@@ -80,7 +84,7 @@ export function SearchDialog({ computer }: { computer: string }) {
         className="search-form"
         onSubmit={(e) => {
           e.preventDefault();
-          search().catch((err: unknown) => setError(errorText(err)));
+          runSearch();
         }}
       >
         {field('label', 'Label contains')}
@@ -128,9 +132,8 @@ export function SearchDialog({ computer }: { computer: string }) {
                         type="button"
                         className="link-button"
                         onClick={() => {
-                          const s = store.getState();
-                          s.closeDialog();
-                          inBackground(s, 'Go to message', s.goToMessage(computer, m));
+                          store.getState().closeDialog();
+                          attempt(store, 'Go to message', () => store.getState().goToMessage(computer, m));
                         }}
                       >
                         Go to message

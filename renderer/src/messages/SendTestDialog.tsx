@@ -174,7 +174,9 @@ export function SendTestDialog({ computer, path, from }: { computer: string; pat
       okLabel="Send"
       okDisabled={!valid}
       onOk={send}
-      onApply={async () => void (await send())}
+      onApply={async () => {
+        await send();
+      }}
       error={error}
       width={600}
       tabs={[
@@ -230,7 +232,7 @@ export function SendTestDialog({ computer, path, from }: { computer: string; pat
                         for (const b of new Uint8Array(buffer)) binary += String.fromCharCode(b);
                         set('bodyFileBase64', btoa(binary));
                       },
-                      (error: unknown) => setError(errorText(error)),
+                      (err: unknown) => setError(errorText(err)),
                     );
                   }}
                 />

@@ -3,7 +3,7 @@
  * menu gives the focus back to where it was when it closes — by Esc, by a click elsewhere, or by running
  * an item (a dialog that item opens then returns the focus there too).
  */
-import { createContext, useContext, useEffect, useEffectEvent, useRef, useState, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
 import type { ActionItem } from '../commands/action-item.js';
 
 type OpenMenu = (x: number, y: number, items: ActionItem[]) => void;
@@ -51,12 +51,14 @@ export function PopupMenu({
   const [active, setActive] = useState(0);
   /** Where the focus was before the menu took it. */
   const returnTo = useRef<HTMLElement | null>(null);
-  // The outside-click listener closes with the latest onClose without being reinstalled for it.
-  const closeOnOutsideClick = useEffectEvent(onClose);
+  const closeRef = useRef(onClose);
+  useEffect(() => {
+    closeRef.current = onClose;
+  }, [onClose]);
 
   const close = () => {
     const target = returnTo.current;
-    onClose();
+    closeRef.current();
     if (target?.isConnected) target.focus();
   };
 
@@ -64,7 +66,7 @@ export function PopupMenu({
     returnTo.current = document.activeElement as HTMLElement | null;
     ref.current?.focus();
     const onMouseDown = (event: globalThis.MouseEvent) => {
-      if (!ref.current?.contains(event.target as Node)) closeOnOutsideClick();
+      if (!ref.current?.contains(event.target as Node)) closeRef.current();
     };
     window.addEventListener('mousedown', onMouseDown);
     return () => window.removeEventListener('mousedown', onMouseDown);

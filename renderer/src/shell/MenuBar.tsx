@@ -4,9 +4,8 @@
  * a menu, the arrows move between menus, Esc goes back to where the user was.
  */
 import { useEffect, useRef, useState } from 'react';
-import { buildActions, findAction, type ActionItem } from '../commands/actions.js';
+import { attempt, buildActions, findAction, type ActionItem } from '../commands/actions.js';
 import { parseNodeId } from '../tree/tree-model.js';
-import { inBackground } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { PopupMenu } from './ContextMenu.js';
 
@@ -48,7 +47,12 @@ export function MenuBar() {
             shortcut: 'Ctrl+Shift+F',
             run: () => s.openDialog({ kind: 'search', computer }),
           },
-          { id: 'refresh', label: 'Refresh', shortcut: 'F5', run: () => inBackground(s, 'Refresh', s.refreshAll()) },
+          {
+            id: 'refresh',
+            label: 'Refresh',
+            shortcut: 'F5',
+            run: () => attempt(store, 'Refresh', () => s.refreshAll()),
+          },
         ];
       case 'Help':
         return [{ id: 'about', label: 'About Queuekeeper', run: () => s.openDialog({ kind: 'about' }) }];

@@ -1,39 +1,46 @@
 /** Back/forward through the tree nodes the user visited, as MMC's toolbar arrows do. */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 
-interface NodeHistory {
-  entries: string[];
+/** The visited nodes and where in them the user is. */
+interface History {
+  nodes: string[];
   position: number;
-  /** The selection this history last took in. */
-  seen: string | null;
+}
+
+/** A new selection after `position` (forward history is dropped, as in a browser); at most 100 kept. */
+function visit(history: History, node: string): History {
+  if (history.nodes[history.position] === node) return history;
+  const nodes = [...history.nodes.slice(0, history.position + 1), node].slice(-100);
+  return { nodes, position: nodes.length - 1 };
 }
 
 /** Back/forward history of selected nodes, as MMC keeps it. */
 export function useNodeHistory() {
   const store = useStoreApi();
   const selected = useAppStore((s) => s.selectedNodeId);
-  const [history, setHistory] = useState<NodeHistory>({ entries: [], position: -1, seen: null });
-  // A new selection adds to the history (adjusted while rendering); one made by Back/Forward is already there.
-  if (selected !== history.seen) {
-    if (!selected || history.entries[history.position] === selected) {
-      setHistory({ ...history, seen: selected });
-    } else {
-      const entries = [...history.entries.slice(0, history.position + 1), selected].slice(-100);
-      setHistory({ entries, position: entries.length - 1, seen: selected });
+  const [history, setHistory] = useState<History>({ nodes: [], position: -1 });
+  /** Set while Back/Forward selects a node, so that selection is not recorded as a new visit. */
+  const navigating = useRef(false);
+  useEffect(() => {
+    if (!selected) return;
+    if (navigating.current) {
+      navigating.current = false;
+      return;
     }
-  }
-  const { entries, position } = history;
+    setHistory((h) => visit(h, selected));
+  }, [selected]);
   const go = (delta: number) => {
-    const next = position + delta;
-    const id = entries[next];
+    const next = history.position + delta;
+    const id = history.nodes[next];
     if (!id) return;
+    navigating.current = true;
     setHistory({ ...history, position: next });
     store.getState().revealNode(id);
   };
   return {
-    canBack: position > 0,
-    canForward: position < entries.length - 1,
+    canBack: history.position > 0,
+    canForward: history.position < history.nodes.length - 1,
     back: () => go(-1),
     forward: () => go(1),
   };

@@ -25,7 +25,7 @@ function subscribe(ctx: StoreContext, get: GetState, computer: string): void {
   const offConnection = client.onConnectionChange?.((connected) => {
     get().markConnected(computer, connected);
     // Events were lost while the stream was down: reload what they would have told us.
-    if (connected && dropped) inBackground(get(), 'Reconnect', get().refreshComputer(computer));
+    if (connected && dropped) inBackground(get, 'Reconnect', get().refreshComputer(computer));
     dropped = !connected;
   });
   subs.set(computer, () => {

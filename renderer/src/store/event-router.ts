@@ -57,21 +57,21 @@ function listShowsQueueOrJournal(get: GetState, computer: string, path: string):
 export function routeEvent(get: GetState, computer: string, event: QkEvent): void {
   const refreshStatus = () =>
     coalesce(get, `status:${computer}`, STATUS_MS, () =>
-      inBackground(get(), 'Service status', get().refreshStatus(computer)),
+      inBackground(get, 'Read status', get().refreshStatus(computer)),
     );
   const refreshList = () => coalesce(get, 'list', LIST_MS, () => get().invalidateList());
   const recheckDetails = (path: string) => {
     const details = get().details;
     if (details?.message && !details.gone && details.computer === computer && samePath(details.path, path))
       coalesce(get, `details:${computer}`, STATUS_MS, () =>
-        inBackground(get(), 'Message properties', get().recheckDetails(computer, path)),
+        inBackground(get, 'Check the open message', get().recheckDetails(computer, path)),
       );
   };
   switch (event.type) {
     case 'queueCreated':
     case 'queueDeleted':
       coalesce(get, `queues:${computer}`, QUEUES_MS, () =>
-        inBackground(get(), 'List queues', get().refreshQueues(computer)),
+        inBackground(get, 'List queues', get().refreshQueues(computer)),
       );
       if (event.type === 'queueDeleted' && listShowsQueueOrJournal(get, computer, event.path)) refreshList();
       refreshStatus();
@@ -110,22 +110,22 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
       return;
     case 'settingChanged':
       coalesce(get, `settings:${computer}`, QUEUES_MS, () =>
-        inBackground(get(), 'Read settings', get().refreshSettings(computer)),
+        inBackground(get, 'Read settings', get().refreshSettings(computer)),
       );
       refreshStatus();
       return;
     case 'serviceRestarted':
       coalesce(get, `restart:${computer}`, QUEUES_MS, () => {
-        inBackground(get(), 'List queues', get().refreshQueues(computer));
-        inBackground(get(), 'Read settings', get().refreshSettings(computer));
-        inBackground(get(), 'Service status', get().refreshStatus(computer));
+        inBackground(get, 'List queues', get().refreshQueues(computer));
+        inBackground(get, 'Read settings', get().refreshSettings(computer));
+        inBackground(get, 'Read status', get().refreshStatus(computer));
         if (get().target?.computer === computer) get().invalidateList();
       });
       return;
     case 'outgoingQueueChanged':
       // Outgoing queues are listed with the computer's queues; their state shows there (docs/network.md).
       coalesce(get, `queues:${computer}`, QUEUES_MS, () =>
-        inBackground(get(), 'List queues', get().refreshQueues(computer)),
+        inBackground(get, 'List queues', get().refreshQueues(computer)),
       );
       return;
     case 'peerChanged':

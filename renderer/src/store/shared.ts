@@ -26,11 +26,11 @@ export type GetState = StoreApi<AppState>['getState'];
 export type SliceCreator<T> = (set: SetState, get: GetState, ctx: StoreContext) => T;
 
 /**
- * Starts store work that nobody waits for (an event's refresh, a menu command): its failure becomes a notice in
- * the console instead of an unhandled rejection.
+ * Runs a store action in the background: its failure is reported where the user sees it, never dropped
+ * (most refreshes report their own errors; this catches anything they let through).
  */
-export function inBackground(state: Pick<AppState, 'reportError'>, where: string, work: Promise<unknown>): void {
-  work.catch((error: unknown) => state.reportError(where, error));
+export function inBackground(get: GetState, where: string, work: Promise<unknown>): void {
+  work.catch((error: unknown) => get().reportError(where, error));
 }
 
 /** Case-insensitive path equality (MSMQ names are case-insensitive). */

@@ -15,22 +15,24 @@ export function useTraffic(computer: string, path: string | null): { traffic: Tr
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const show = (error: unknown) => {
-      const { code, message } = describeError(error);
-      if (!stopped) setState((s) => ({ traffic: s.traffic, error: `${code}: ${message}` }));
+    const next = () => {
+      if (!stopped) timer = setTimeout(read, POLL_MS);
     };
-    // One read, then the next after POLL_MS; a failed read shows its error and the polling goes on.
-    const read = (): void => {
+    const read = () => {
       store
         .getState()
         .trafficOf(computer, path, CHART_SECONDS)
-        .then((traffic) => {
-          if (!stopped) setState({ traffic, error: null });
-        }, show)
-        .finally(() => {
-          if (!stopped) timer = setTimeout(read, POLL_MS);
-        })
-        .catch(show);
+        .then(
+          (traffic) => {
+            if (!stopped) setState({ traffic, error: null });
+            next();
+          },
+          (error: unknown) => {
+            const { code, message } = describeError(error);
+            if (!stopped) setState((s) => ({ traffic: s.traffic, error: `${code}: ${message}` }));
+            next();
+          },
+        );
     };
     read();
     return () => {

@@ -5,12 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { QkError, type MessageInfo } from '@qk/model';
 import type { WriteReply } from '@qk/engine';
+import { QkError, type MessageInfo } from '@qk/model';
 import { openHarness, settle, type Harness } from './helpers.js';
-
-/** The reply is prepared; these tests look at the store, not at what is written. */
-const writeNothing: WriteReply = () => Promise.resolve();
 
 let h: Harness;
 const Q = '.\\private$\\order';
@@ -44,8 +41,9 @@ async function heldReceive(qm: Harness['qm']): Promise<Held | 'timeout'> {
       path: Q,
       deliver: (reply: MessageInfo) => {
         body = reply.body;
+        // Two phases (core/engine Deliver): the test decides when the reply is known to go; writing is instant.
         return new Promise<WriteReply>((resolve, reject) => {
-          release = () => resolve(writeNothing);
+          release = () => resolve(async () => undefined);
           fail = () => reject(new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed.'));
         });
       },
@@ -187,7 +185,7 @@ describe('receive order with receives in flight', () => {
           path: Q,
           deliver: async (m: MessageInfo) => {
             bodies.push(m.body);
-            return writeNothing;
+            return async () => undefined;
           },
         }),
       ),
