@@ -118,7 +118,8 @@ export async function locate(
     const remaining = deadline - core.clock.now();
     if (remaining <= 0)
       throw new QkError('IO_TIMEOUT', `No message arrived in '${core.registry.pathOf(queue)}' within the timeout.`);
-    await ctx.waiters.wait(queue.id, remaining, signal);
+    // A cursor looks for its position; it must not use up the one wake-up a waiting receive is owed.
+    await ctx.waiters.wait(queue.id, remaining, signal, 'peek');
     if (!core.registry.get(queue.id))
       throw new QkError('QUEUE_DELETED', `The queue '${core.registry.pathOf(queue)}' was deleted.`);
     const arrived = core.store.messages

@@ -71,12 +71,17 @@ export interface SendItem {
 }
 
 /**
- * The caller's delivery step of a receive: hands the built reply to its transport and resolves once it was
- * handed over; rejects when it cannot be (the call was cancelled, the connection closed, the reply could not
- * be serialized or is over budget). The removal is committed only after it resolves; when it rejects the
- * messages stay exactly where they were (same lookup ID, same position, no journal copy, no acknowledgment).
+ * The caller's delivery step of a receive, in two phases. `deliver(reply)` makes sure the reply can reach the
+ * caller — it serializes it, sizes it against the budget, finds the connection open and the call not
+ * cancelled — and resolves with the step that writes it; it rejects when the reply cannot go, having sent
+ * nothing: then the messages stay exactly where they were (same lookup ID, same position, no journal copy, no
+ * acknowledgment). Otherwise a plain receive commits its removal and only then writes the reply, so a crash in
+ * between loses that reply but never hands out a message that is still in its queue; a transactional receive
+ * writes it and then joins its transaction (the client's commit removes it).
  */
-export type Deliver<T> = (reply: T) => Promise<void>;
+export type Deliver<T> = (reply: T) => Promise<WriteReply>;
+/** Writes a prepared reply; resolves once the transport has it. */
+export type WriteReply = () => Promise<void>;
 
 export interface ReceiveInput {
   path: string;

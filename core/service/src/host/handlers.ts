@@ -1,6 +1,6 @@
 /** One handler per operation of the contract, mapping it onto the queue manager of the host. */
 import type { OperationName, OperationOutput, OperationParsedInput } from '@qk/api';
-import { restartImpact, searchMessages, type QueueManagerApi, type ReplyLimit } from '@qk/engine';
+import { restartImpact, searchMessages, type QueueManagerApi, type ReplyLimit, type WriteReply } from '@qk/engine';
 import type { NetworkNode } from '@qk/network';
 import type { ServiceStatus } from '@qk/model';
 import type { TransactionRegistry } from './transaction-registry.js';
@@ -12,10 +12,11 @@ export interface CallContext {
   /** The connection that owns transactions begun by this call; undefined = plain HTTP. */
   connectionId?: string | undefined;
   /**
-   * Hands a successful reply to the caller now (resolving once the transport took it); receives commit their
-   * removal only after it resolves. Without it the reply counts as delivered once built (in-process hosts).
+   * Prepares a successful reply for the caller and resolves with the step that writes it (core/engine's
+   * Deliver): a receive commits its removal in between. Without it the reply counts as delivered once built
+   * (in-process hosts).
    */
-  deliver?: ((value: unknown) => Promise<void>) | undefined;
+  deliver?: ((value: unknown) => Promise<WriteReply>) | undefined;
   /** The byte cap of a batch reply as this transport carries it. */
   replyLimit?: ReplyLimit | undefined;
 }
