@@ -4,7 +4,7 @@
  * answers with an error frame where it still can, and logs.
  */
 import { QkError, silentLogger, type Envelope, type ErrorBody } from '@qk/model';
-import { clientFrameSchema, idOf, parseJson } from './frames.js';
+import { clientFrameSchema, idOf, parseJson, presentedToken } from './frames.js';
 import { DEFAULT_LIMITS, resultText, utf8Length, type ConnectionLimits } from './limits.js';
 import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
@@ -107,7 +107,7 @@ class RpcServerConnection implements FrameSink {
   frame(text: string): void {
     if (this.#closed) return;
     const raw = parseJson(text);
-    if (!this.#authenticated) return this.#authenticateWith(raw);
+    if (!this.#authenticated) return this.#authenticateWith(raw, text);
     if (raw === undefined) return this.#frameError('INVALID_PARAMETER', 'A frame must be one JSON object.');
     const parsed = clientFrameSchema.safeParse(raw);
     if (!parsed.success) {
@@ -157,12 +157,11 @@ class RpcServerConnection implements FrameSink {
 
   // ── authentication ─────────────────────────────────────────────────────────────────────────────────
 
-  #authenticateWith(raw: unknown): void {
-    const token = (raw as { type?: unknown; token?: unknown } | undefined)?.token;
-    const isAuth = (raw as { type?: unknown } | undefined)?.type === 'auth' && typeof token === 'string';
-    if (!isAuth || !(this.#authenticate as (token: string) => boolean)(token)) {
+  #authenticateWith(raw: unknown, text: string): void {
+    const token = presentedToken(raw, text);
+    if (token === undefined || !(this.#authenticate as (token: string) => boolean)(token)) {
       return this.#refuse(
-        isAuth
+        token !== undefined
           ? 'The token was refused.'
           : 'The first frame must be {"type":"auth","token":…} (or send the token as Authorization: Bearer).',
       );

@@ -435,6 +435,20 @@ describe('authentication by first frame', () => {
     }
   });
 
+  test('the token is also taken as {"token"}, a Bearer authorization, a JSON string or the bare token', async () => {
+    for (const first of [
+      JSON.stringify({ token: 'secret' }),
+      JSON.stringify({ authorization: 'Bearer secret' }),
+      JSON.stringify('secret'),
+      'secret',
+    ]) {
+      const { t, sink } = open();
+      sink.frame(first);
+      await flush();
+      expect(t.frames(), first).toEqual([{ type: 'ready' }]);
+    }
+  });
+
   test('a connection that never authenticates is closed after the timeout', async () => {
     const { t } = open();
     await new Promise((resolve) => setTimeout(resolve, 120));
