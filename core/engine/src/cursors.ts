@@ -4,9 +4,11 @@
  * open costs a few bytes; those unused for CURSOR_IDLE_MS are closed by the timer tick.
  */
 import { randomUUID } from 'node:crypto';
-import { MessageStatus, QkError } from '@qk/model';
+import { MessageStatus, QkError, type MessageInfo } from '@qk/model';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { EngineContext } from './engine-context.js';
+import { toMessageInfo } from './message-view.js';
+import type { CursorPeekInput, CursorReceiveInput } from './types.js';
 
 /** Open cursors the queue manager keeps at most; one more is INSUFFICIENT_RESOURCES. */
 export const MAX_CURSORS = 10_000;
@@ -132,4 +134,63 @@ export async function locate(
 export function moveTo(cursor: Cursor, m: StoredMessage, consumed: boolean): void {
   cursor.at = positionOf(m);
   cursor.consumed = consumed;
+}
+
+/** The cursor operations of the queue manager. */
+export class CursorOperations {
+  private readonly table = new CursorTable();
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  /** Opens a cursor before the first message of a queue (R-C2). */
+  open(queue: QueueRecord): string {
+    return this.table.open(queue.id, this.ctx.core.clock.now()).id;
+  }
+
+  async peek(input: CursorPeekInput): Promise<MessageInfo> {
+    const { cursor, queue } = this.cursorAndQueue(input.cursor);
+    const found = await locate(this.ctx, cursor, queue, input.action ?? 'current', input.timeoutMs ?? 0, input.signal);
+    moveTo(cursor, found, false);
+    return toMessageInfo(found, this.ctx.core.clock.now());
+  }
+
+  /**
+   * Receives the message at the cursor (RECEIVE_CURRENT) through the caller's delivery step, which removes it
+   * (or adds it to the transaction) once the reply is on its way; the cursor then stands after it (R-C3).
+   */
+  async receive(
+    input: CursorReceiveInput,
+    inTransaction: boolean,
+    deliver: (message: StoredMessage, info: MessageInfo) => Promise<void>,
+  ): Promise<MessageInfo> {
+    const { cursor, queue } = this.cursorAndQueue(input.cursor);
+    if ((inTransaction || input.transactional) && !queue.transactional)
+      throw new QkError(
+        'TRANSACTION_USAGE',
+        `'${this.ctx.core.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`,
+      );
+    const found = await locate(this.ctx, cursor, queue, 'current', input.timeoutMs ?? 0, input.signal);
+    this.ctx.claims.take(found);
+    const info = toMessageInfo(found, this.ctx.core.clock.now());
+    moveTo(cursor, found, false);
+    await deliver(found, info);
+    moveTo(cursor, found, true);
+    return info;
+  }
+
+  close(id: string): void {
+    this.table.close(id);
+  }
+
+  /** Closes the cursors nobody used for CURSOR_IDLE_MS. */
+  sweep(nowMs: number): void {
+    this.table.sweep(nowMs);
+  }
+
+  private cursorAndQueue(id: string): { cursor: Cursor; queue: QueueRecord } {
+    const cursor = this.table.get(id, this.ctx.core.clock.now());
+    const queue = this.ctx.core.registry.get(cursor.queueId);
+    if (!queue) throw new QkError('QUEUE_DELETED', 'The queue of this cursor was deleted.');
+    return { cursor, queue };
+  }
 }
