@@ -854,9 +854,11 @@ class QueueManager implements QueueManagerApi {
 
   /** A queue of this computer (a subqueue opens on first use, R-S1), or the outgoing queue of a remote one. */
   private resolveExisting(path: string): QueueRecord {
-    return resolveExisting(this.core, path, (parent, name) =>
-      this.runner.runNow(() => createSubqueue(this.core, parent, name)),
-    );
+    return resolveExisting(this.core, path, (parent, name) => {
+      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name));
+      this.maintenance.subqueueOpened(subqueue);
+      return subqueue;
+    });
   }
 
   /** A local queue an application may receive or peek from; another computer's is refused (remote-read.ts). */
