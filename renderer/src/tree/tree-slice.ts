@@ -24,11 +24,14 @@ export function ancestorsOf(ref: NodeRef, queues: readonly QueueInfo[]): string[
       return [...base, nodeId(c, 'system')];
     case 'queue':
     case 'queueMessages':
-    case 'journalMessages': {
-      const queue = queues.find((q) => samePath(q.path, ref.path ?? ''));
+    case 'journalMessages':
+    case 'subqueue': {
+      // A subqueue's node hangs under its queue (`orders;poison` under `orders`).
+      const queuePath = ref.kind === 'subqueue' ? ((ref.path ?? '').split(';')[0] ?? '') : (ref.path ?? '');
+      const queue = queues.find((q) => samePath(q.path, queuePath));
       const folder = queue?.type === 'public' ? 'public' : queue?.type === 'outgoing' ? 'outgoing' : 'private';
       const chain = [...base, nodeId(c, folder)];
-      return ref.kind === 'queue' ? chain : [...chain, nodeId(c, 'queue', ref.path)];
+      return ref.kind === 'queue' ? chain : [...chain, nodeId(c, 'queue', queuePath)];
     }
     default:
       return base;
