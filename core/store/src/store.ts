@@ -3,12 +3,14 @@ import { openDatabase, type Db } from './open-database.js';
 import { MessageStore } from './message-store.js';
 import { QueueStore } from './queue-store.js';
 import { NetworkConfigStore } from './network-config-store.js';
+import { NetworkDeliveryStore } from './network-delivery-store.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
   readonly messages: MessageStore;
   readonly queues: QueueStore;
   readonly network: NetworkConfigStore;
+  readonly delivery: NetworkDeliveryStore;
 
   /** One transaction function, made once: better-sqlite3 builds a wrapper per db.transaction() call. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
@@ -17,6 +19,7 @@ export class Store {
     this.messages = new MessageStore(db);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
+    this.delivery = new NetworkDeliveryStore(db);
     this.runInTransaction = db.transaction((work: () => unknown) => work());
   }
 
