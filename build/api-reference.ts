@@ -87,6 +87,7 @@ function named(schema: z.ZodType): string | null {
 interface Def {
   type: string;
   innerType?: z.ZodType;
+  in?: z.ZodType;
   element?: z.ZodType;
   values?: unknown[];
   entries?: Record<string, unknown>;
@@ -110,7 +111,15 @@ function typeText(schema: z.ZodType, depth = 0): string {
   const def = defOf(schema);
   switch (def.type) {
     case 'optional':
+    case 'default':
+    case 'readonly':
       return def.innerType ? typeText(def.innerType, depth) : 'unknown';
+    case 'pipe':
+      return def.in ? typeText(def.in, depth) : 'unknown';
+    case 'union':
+      return (def.options ?? []).map((option) => typeText(option, depth)).join(' or ');
+    case 'record':
+      return 'object';
     case 'nullable':
       return def.innerType ? `${typeText(def.innerType, depth)} or null` : 'null';
     case 'array': {

@@ -17,3 +17,10 @@ export function ensureElectron(options: {
 }): Promise<{ binary: string; reason?: undefined } | { reason: string; binary?: undefined }>;
 export function electronCannotRun(env?: NodeJS.ProcessEnv, platform?: NodeJS.Platform, uid?: number): string | null;
 export function fallbackLine(reason: string): string;
+export function desktopApp(options: {
+  root: string;
+  env?: NodeJS.ProcessEnv;
+  say: (line: string) => void;
+  install?: Installer;
+  cannotRun?: (env: NodeJS.ProcessEnv) => string | null;
+}): Promise<string | null>;

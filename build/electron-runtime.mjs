@@ -162,3 +162,18 @@ export function electronCannotRun(env = process.env, platform = process.platform
 export function fallbackLine(reason) {
   return `The desktop app cannot open: ${reason}. Serving the console to a browser instead.`;
 }
+
+/**
+ * What `npm start` opens: the Electron binary when the desktop app can open here, else null after one line that
+ * says why. The runtime is installed first even where it cannot run now (no display, root): it is downloaded
+ * once, and the next session with a display uses it.
+ */
+export async function desktopApp({ root, env = process.env, say, install, cannotRun = electronCannotRun }) {
+  const electron = await ensureElectron({ root, env, say, ...(install ? { install } : {}) });
+  const reason =
+    electron.reason ??
+    (existsSync(join(root, 'dist/electron/main.cjs')) ? cannotRun(env) : 'the Electron bundle was not built');
+  if (!reason) return electron.binary;
+  say(fallbackLine(reason));
+  return null;
+}

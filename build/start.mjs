@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { electronCannotRun, ensureElectron, fallbackLine } from './electron-runtime.mjs';
+import { desktopApp } from './electron-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_PORT = 8185;
@@ -156,22 +156,7 @@ async function runInBrowser() {
   browser = openWindow(url);
 }
 
-/**
- * The Electron binary when the desktop app can open here, else null after one line that says why. The runtime is
- * installed first even where it cannot run now (no display, root): it is downloaded once and the next session
- * with a display uses it.
- */
-async function desktopApp() {
-  const electron = await ensureElectron({ root, say });
-  const reason =
-    electron.reason ??
-    (existsSync(join(root, 'dist/electron/main.cjs')) ? electronCannotRun() : 'the Electron bundle was not built');
-  if (!reason) return electron.binary;
-  say(fallbackLine(reason));
-  return null;
-}
-
 build();
-const electron = await desktopApp();
+const electron = await desktopApp({ root, say });
 if (electron) runElectron(electron);
 else await runInBrowser();

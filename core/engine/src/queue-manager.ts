@@ -24,7 +24,10 @@ import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
 import { QueueRegistry, type RemoteTarget } from './queue-registry.js';
 import { Settings } from './settings.js';
 import { DuplicateCache } from './duplicate-cache.js';
-import { UnitRunner } from './unit-runner.js';
+import { UnitRunner, type UnitOptions } from './unit-runner.js';
+
+/** Deletions may use the store's space reserve on a full disk (unit-runner.ts). */
+const FREES_SPACE: UnitOptions = { freesSpace: true };
 import { Waiters } from './waiters.js';
 import { Claims } from './claims.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
@@ -324,12 +327,12 @@ class QueueManager implements QueueManagerApi {
     for (const q of [queue, journal]) {
       if (!q) continue;
       this.claims.markRemoval(q.id, 'queueDeleted');
-      while ((await this.runner.runDurable(() => removeChunk(this.core, q, [], 'queueDeleted'))) > 0);
+      while ((await this.runner.runDurable(() => removeChunk(this.core, q, [], 'queueDeleted'), FREES_SPACE)) > 0);
     }
     await this.runner.runDurable(() => {
       if (journal) this.store.queues.remove(journal.id);
       this.store.queues.remove(queue.id);
-    });
+    }, FREES_SPACE);
     if (journal) this.registry.remove(journal);
     this.registry.remove(queue);
     this.trafficMeter.forget(queue.id);
@@ -344,7 +347,7 @@ class QueueManager implements QueueManagerApi {
     const skip = this.claims.idsIn(queue.id);
     let purged = 0;
     for (;;) {
-      const n = await this.runner.runDurable(() => removeChunk(this.core, queue, skip, 'purged'));
+      const n = await this.runner.runDurable(() => removeChunk(this.core, queue, skip, 'purged'), FREES_SPACE);
       if (n === 0) break;
       purged += n;
     }
@@ -686,7 +689,7 @@ class QueueManager implements QueueManagerApi {
       if (found && found.queueId === queue.id) messages.push(found);
       else if (strict) this.messageIn(queue, id);
     }
-    this.runner.runNow(() => messages.forEach((m) => removeMessage(this.core, m, 'deleted')));
+    this.runner.runNow(() => messages.forEach((m) => removeMessage(this.core, m, 'deleted')), FREES_SPACE);
     return messages.length;
   }
 
@@ -906,6 +909,11 @@ class QueueManager implements QueueManagerApi {
     this.flushTouched();
     try {
       this.store.checkpoint();
+    } catch (error) {
+      // The WAL stays beside the store and is replayed at the next start: nothing is lost by not folding it now.
+      process.emitWarning(`The store's WAL could not be checkpointed on close: ${String(error)}`, {
+        code: 'QK_CHECKPOINT_FAILED',
+      });
     } finally {
       this.store.close();
     }

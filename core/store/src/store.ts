@@ -4,6 +4,7 @@ import { MessageStore } from './message-store.js';
 import { QueueStore } from './queue-store.js';
 import { NetworkConfigStore } from './network-config-store.js';
 import { NetworkDeliveryStore } from './network-delivery-store.js';
+import { SpaceReserve } from './space-reserve.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
@@ -15,7 +16,10 @@ export class Store {
   /** One transaction function, made once: better-sqlite3 builds a wrapper per db.transaction() call. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
 
-  private constructor(private readonly db: Db) {
+  private constructor(
+    private readonly db: Db,
+    private readonly reserve: SpaceReserve,
+  ) {
     this.messages = new MessageStore(db);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
@@ -25,12 +29,31 @@ export class Store {
 
   /** Opens the store of a data folder; throws STORE_CORRUPT or STORE_VERSION_TOO_NEW rather than rewrite it. */
   static open(dataDir: string): Store {
-    return new Store(openDatabase(dataDir));
+    const db = openDatabase(dataDir);
+    try {
+      return new Store(db, SpaceReserve.ensure(dataDir));
+    } catch (error) {
+      db.close();
+      throw error;
+    }
   }
 
   /** Runs `work` in one transaction; nested calls become savepoints, so one failed part rolls back alone. */
   transaction<T>(work: () => T): T {
     return this.runInTransaction(work) as T;
+  }
+
+  /** False when the data folder's disk had no room for the space reserve at start (see space-reserve.ts). */
+  get hasSpaceReserve(): boolean {
+    return this.reserve.isHeld;
+  }
+
+  /**
+   * Gives the reserved disk space back after a commit failed for lack of room, so that it can be tried again
+   * (a purge or a receive frees space). False when it was given back already.
+   */
+  releaseSpaceReserve(): boolean {
+    return this.reserve.release();
   }
 
   /** Copies what the WAL holds into the main file; called on a clean stop so the folder is one file again. */

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  desktopApp,
   electronCannotRun,
   ensureElectron,
   fallbackLine,
@@ -253,5 +254,63 @@ describe('electronCannotRun', () => {
     expect(electronCannotRun({ DISPLAY: ':0' }, 'linux', 0)).toMatch(/root/);
     expect(electronCannotRun({ WAYLAND_DISPLAY: 'wayland-0' }, 'linux', 1000)).toBeNull();
     expect(electronCannotRun({}, 'darwin', 0)).toBeNull();
+  });
+});
+
+describe('desktopApp: what npm start opens', () => {
+  /** A project whose Electron bundle was built (npm run build). */
+  function builtProject(): string {
+    const root = projectRoot();
+    mkdirSync(join(root, 'dist/electron'), { recursive: true });
+    writeFileSync(join(root, 'dist/electron/main.cjs'), '');
+    return root;
+  }
+  const display = { ...noSkip, DISPLAY: ':0' };
+
+  it('installs the runtime and opens Electron when the installer succeeds', async () => {
+    const root = builtProject();
+    const lines: string[] = [];
+    const binary = await desktopApp({
+      root,
+      env: display,
+      say: (line) => lines.push(line),
+      install: async ({ root: at }) => {
+        installRuntime(at);
+        return { ok: true };
+      },
+      cannotRun: () => null,
+    });
+    expect(binary).toBe(join(root, 'node_modules/electron/dist/electron'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/running Electron's installer/);
+    expect(lines.some((line) => line.includes('browser'))).toBe(false);
+  });
+
+  it('falls back to the browser with one line naming why when the installer fails', async () => {
+    const lines: string[] = [];
+    const binary = await desktopApp({
+      root: builtProject(),
+      env: display,
+      say: (line) => lines.push(line),
+      install: async () => ({ ok: false, reason: 'github.com could not be reached (getaddrinfo ENOTFOUND)' }),
+      cannotRun: () => null,
+    });
+    expect(binary).toBeNull();
+    expect(lines.at(-1)).toBe(
+      'The desktop app cannot open: the Electron download failed: github.com could not be reached (getaddrinfo ENOTFOUND). Serving the console to a browser instead.',
+    );
+  });
+
+  it('falls back when the runtime is there but cannot show a window, or the bundle is missing', async () => {
+    const installed = builtProject();
+    installRuntime(installed);
+    const lines: string[] = [];
+    const say = (line: string) => lines.push(line);
+    expect(await desktopApp({ root: installed, env: noSkip, say, cannotRun: () => 'there is no display' })).toBeNull();
+    expect(lines.at(-1)).toMatch(/cannot open: there is no display\./);
+    const unbuilt = projectRoot();
+    installRuntime(unbuilt);
+    expect(await desktopApp({ root: unbuilt, env: display, say, cannotRun: () => null })).toBeNull();
+    expect(lines.at(-1)).toMatch(/the Electron bundle was not built/);
   });
 });
