@@ -17,6 +17,7 @@ export const messageRemovalReasons = [
   'queueDeleted',
   'conversationEnded',
   'retained',
+  'forwarded',
 ] as const;
 
 const counts = {

@@ -10,6 +10,7 @@ import type { RemovalReason } from './types.js';
 import { acknowledge, failDelivery } from './acknowledgments.js';
 import { copyHasRoom } from './quotas.js';
 import { draftOf, place, unplace } from './placement.js';
+import { oweFinal } from './network/owed.js';
 
 /** Destination queues are where acknowledgments about a message's fate are due; copies in system queues owe none. */
 const isApplicationQueue = (q: QueueRecord): boolean => q.kind === 'private' || q.kind === 'public';
@@ -25,6 +26,9 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Remova
     unplace(core, message, queue.retention ? MessageStatus.RETAINED_RECEIVED : null);
     journalReceived(core, message, queue);
     acknowledge(core, message, MessageClass.ACK_RECEIVE); // R-A3
+    // R-D2: the source of a transactional message from another computer hears that it was received.
+    if (message.transactional && message.sourceMachineId.toLowerCase() !== core.identity.id.toLowerCase())
+      oweFinal(core, message, MessageClass.ACK_RECEIVE);
   } else {
     unplace(core, message);
     if (ready) owe(core, message, queue, reason);

@@ -1,6 +1,7 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
 import type { NetworkConfigApi } from './network/config-types.js';
+import type { NetworkPort } from './network/port-types.js';
 import type { TrafficSeries } from './traffic.js';
 
 /** The engine's sense of time; unit tests drive a fake one. */
@@ -152,7 +153,16 @@ export interface MessageLocation {
 }
 
 export type RemovalReason =
-  'received' | 'purged' | 'deleted' | 'expired' | 'moved' | 'queueDeleted' | 'conversationEnded' | 'retained';
+  | 'received'
+  | 'purged'
+  | 'deleted'
+  | 'expired'
+  | 'moved'
+  | 'queueDeleted'
+  | 'conversationEnded'
+  | 'retained'
+  /** Left an outgoing queue: the next hop stored it (docs/network.md). */
+  | 'forwarded';
 
 /** Events in the shape of core/api's event table (structurally identical; the service forwards them). */
 export type EngineEvent =
@@ -183,6 +193,8 @@ export interface QueueManagerApi {
   readonly id: string;
   /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfigApi;
+  /** Inbound and outbound delivery between computers (docs/network.md). */
+  readonly networkPort: NetworkPort;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;

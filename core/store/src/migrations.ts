@@ -125,6 +125,8 @@ export const migrations: readonly Migration[] = [
       'many computers: hops and sequence numbers in transit, sequence state on both ends, sent transactional messages awaiting their final confirmation, confirmations owed to other computers',
     sql: `
       ${transitTableSql('main')}
+      -- A destination's sequence acknowledgment confirms every message of its stream up to a number.
+      CREATE INDEX transit_stream ON transit(stream, seq) WHERE stream IS NOT NULL;
       -- The source's stream per destination queue (R-E3): its ID, the next number to give, the last one confirmed.
       CREATE TABLE seq_out (
         dest_key TEXT PRIMARY KEY,

@@ -52,6 +52,7 @@ export class NetworkDeliveryStore {
   constructor(db: Db) {
     this.transitTables = { main: prepareTransit(db, 'main'), mem: prepareTransit(db, 'mem') };
     this.s = {
+      inStream: db.prepare(`SELECT lookup_id AS id FROM main.transit WHERE stream = ? AND seq <= ? ORDER BY seq`),
       seqOut: db.prepare(
         `SELECT dest_key AS destKey, stream, next_seq AS nextSeq, acked FROM seq_out WHERE dest_key = ?`,
       ),
@@ -112,6 +113,11 @@ export class NetworkDeliveryStore {
   /** Removes rows of messages that left their outgoing queue some other way (expiry, purge); returns how many. */
   cleanupTransit(): number {
     return this.transitTables.main.orphans.run().changes + this.transitTables.mem.orphans.run().changes;
+  }
+
+  /** Messages waiting in an outgoing queue whose number in `stream` is at most `through` (transactional: durable). */
+  inStreamThrough(stream: string, through: number): number[] {
+    return (this.s.inStream!.all(stream, through) as { id: number }[]).map((r) => r.id);
   }
 
   // ── sequences ───────────────────────────────────────────────────────────────────────────────────────
