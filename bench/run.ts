@@ -17,6 +17,7 @@ import { runExpiry, runSemantics } from './lib/semantics.js';
 import { runService } from './lib/service-bench.js';
 import { now } from './lib/stats.js';
 import { runUi } from './lib/ui.js';
+import { runWorkloads } from './lib/workloads/run-workloads.js';
 
 /** The repository: this file is bundled to dist/bench/run.mjs. */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -30,6 +31,16 @@ export interface SectionContext {
 const runners: Record<Section, (ctx: SectionContext) => Promise<void>> = {
   engine: (ctx) => runEngine(ctx.results, ctx.options.counts),
   service: (ctx) => runService(ctx.root, ctx.results, ctx.options.counts),
+  workloads: (ctx) => {
+    const { counts, workloads } = ctx.options;
+    const [maxMessages, maxSeconds, bodyBytes] = workloads.args ?? [
+      counts.workloadMessages,
+      counts.workloadSeconds,
+      200,
+    ];
+    const out = workloads.out ?? join(ctx.root, `bench/results.workloads${ctx.options.quick ? '.quick' : ''}.json`);
+    return runWorkloads(ctx.root, ctx.results, { ...workloads, out, maxMessages, maxSeconds, bodyBytes });
+  },
   paging: (ctx) => runPaging(ctx.root, ctx.results, ctx.options.counts),
   memory: (ctx) => runMemory(ctx.root, ctx.results, ctx.options.counts),
   semantics: (ctx) => runSemantics(ctx.results, ctx.options.counts),
@@ -48,7 +59,7 @@ async function main(): Promise<number> {
     return error.message ? 2 : 0;
   }
   installExitHandlers();
-  const needsService = options.only.has('service') || options.only.has('paging') || options.only.has('memory');
+  const needsService = ['service', 'workloads', 'paging', 'memory'].some((s) => options.only.has(s as Section));
   if (needsService && !existsSync(join(root, 'dist/cli/qk.mjs'))) {
     console.error('dist/cli/qk.mjs is missing: run `npm run build:node` first (npm run bench does).');
     return 1;

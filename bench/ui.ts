@@ -92,7 +92,12 @@ export async function runUiBench(options: { quick?: boolean } = {}): Promise<Rec
   let consoleUrl: string;
   let queue: string;
   if (reuse) {
-    consoleUrl = `${process.env['QK_BENCH_UI_URL']}/#token=${process.env['QK_BENCH_UI_TOKEN']}`;
+    const response = await fetch(`${process.env['QK_BENCH_UI_URL']}/console/code`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${process.env['QK_BENCH_UI_TOKEN']}` },
+      body: '{}',
+    });
+    consoleUrl = ((await response.json()) as { value: { url: string } }).value.url;
     queue = process.env['QK_BENCH_UI_QUEUE'] as string;
   } else {
     service = await startService('UIBENCH');
@@ -103,7 +108,7 @@ export async function runUiBench(options: { quick?: boolean } = {}): Promise<Rec
       body: `body of message ${i + 1}`,
       priority: i % 8,
     }));
-    consoleUrl = service.consoleUrl;
+    consoleUrl = await service.consoleUrl();
   }
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',

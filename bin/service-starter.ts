@@ -7,17 +7,19 @@
 import type { ServiceStarter } from '@qk/cli';
 
 export const serviceStarter: ServiceStarter = {
-  async start({ dataDir, name, listen, peerListen, routing }) {
+  async start(options) {
     const { parseListenAddress, runService } = await import('@qk/service');
-    const address = parseListenAddress(listen);
-    const peerAddress = peerListen === undefined ? undefined : parseListenAddress(peerListen);
     const running = await runService({
-      dataDir,
-      name,
-      listen: address,
+      dataDir: options.dataDir,
+      name: options.name,
+      listen: parseListenAddress(options.listen),
+      allowRemote: options.allowRemote,
+      tls: options.tls,
+      allowedHosts: options.allowHosts,
+      allowedOrigins: options.allowOrigins,
       handleSignals: true,
-      peerListen: peerAddress,
-      routing,
+      peerListen: options.peerListen === undefined ? undefined : parseListenAddress(options.peerListen),
+      routing: options.routing,
     });
     const network = running.network.status();
     return {
@@ -26,7 +28,7 @@ export const serviceStarter: ServiceStarter = {
       name: running.host.name,
       id: running.host.id,
       url: running.url,
-      consoleUrl: running.http.consoleUrl,
+      consoleLink: () => running.http.consoleLink(),
       stopped: running.stopped,
     };
   },

@@ -48,7 +48,8 @@ const ERROR_MEANINGS: Readonly<Partial<Record<ErrorCode, string>>> = {
   TRANSACTION_USAGE:
     'a transactional call on a nontransactional queue or the other way round (MQ_ERROR_TRANSACTION_USAGE)',
   TRANSACTION_SEQUENCE: 'a transaction used after it ended (MQ_ERROR_TRANSACTION_SEQUENCE)',
-  INSUFFICIENT_RESOURCES: 'the computer quota is full: a local send is refused (MQ_ERROR_INSUFFICIENT_RESOURCES)',
+  INSUFFICIENT_RESOURCES:
+    'a message over MaxMessageSize, a request or reply over the service limits, or a full computer quota (MQ_ERROR_INSUFFICIENT_RESOURCES; HTTP 413)',
   MESSAGE_STORAGE_FAILED: 'a recoverable message could not be stored (MQ_ERROR_MESSAGE_STORAGE_FAILED)',
   INVALID_PARAMETER: 'the input is not what the operation takes; also a wrong command line (exit 2)',
   MESSAGE_NOT_FOUND: 'no message with that lookup ID (MQ_ERROR_MESSAGE_NOT_FOUND)',
@@ -63,6 +64,8 @@ const ERROR_MEANINGS: Readonly<Partial<Record<ErrorCode, string>>> = {
   STORE_VERSION_TOO_NEW: 'the data folder was written by a newer Queuekeeper; it is left untouched',
   STORE_CORRUPT: 'the store cannot be read; it is left untouched for recovery',
   OPERATION_CANCELLED: 'the call was cancelled before it finished; nothing was taken (MQ_ERROR_OPERATION_CANCELLED)',
+  TOO_MANY_CALLS:
+    'the connection already has as many calls in flight as the service accepts (256); retry when some have answered (HTTP 429)',
   UNAUTHORIZED: 'no token, or a wrong one (HTTP 401)',
   PEER_NOT_FOUND: 'no trusted peer of that name (`qk peer remove`)',
   ROUTE_NOT_FOUND: 'no route for that computer (`qk route remove`)',

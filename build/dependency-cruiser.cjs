@@ -55,6 +55,19 @@ module.exports = {
       to: { path: '^(electron|renderer)/' },
     },
     {
+      name: 'rpc-common-part-is-browser-safe',
+      severity: 'error',
+      comment: 'The renderer loads core/rpc: only core/rpc/src/node/ may use Node modules or ws.',
+      from: { path: '^core/rpc/', pathNot: '^core/rpc/src/node/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'rpc-common-part-has-no-socket-library',
+      severity: 'error',
+      from: { path: '^core/rpc/', pathNot: '^core/rpc/src/node/' },
+      to: { path: '(^|/)node_modules/ws/' },
+    },
+    {
       name: 'nothing-imports-the-composition-root',
       severity: 'error',
       comment: 'bin/ joins the layers (the qk entry); a layer importing it would import every other layer.',
@@ -62,10 +75,10 @@ module.exports = {
       to: { path: '^bin/' },
     },
     {
-      name: 'renderer-imports-only-api-and-model',
+      name: 'renderer-imports-only-api-model-and-rpc',
       severity: 'error',
       from: { path: '^renderer/' },
-      to: { path: ours, pathNot: ['^renderer/', layer('api'), layer('model')] },
+      to: { path: ours, pathNot: ['^renderer/', layer('api'), layer('model'), '^core/rpc/src/(?!node/)'] },
     },
     {
       name: 'renderer-never-imports-node',

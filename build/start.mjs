@@ -1,7 +1,8 @@
 // `npm start`: build, then open the desktop console. That is the Electron app, its runtime installed on first use
 // by Electron's own installer (electron-runtime.mjs). Where it cannot open (the download fails, no display), one
-// line says why, and the service runs here in the foreground and serves the same console to a browser at
-// http://127.0.0.1:PORT/#token=TOKEN — never a dead end. Ctrl+C stops it cleanly.
+// line says why, and the service runs here in the foreground and serves the same console to a browser, opened
+// with a one-time link (http://127.0.0.1:PORT/#code=…, valid once, for a minute) — never the token, never a
+// dead end. Ctrl+C stops it cleanly.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -68,24 +69,77 @@ function readRunningService(dataDir) {
   }
 }
 
-function openWindow(url) {
+/** Asks the service for a one-time console link (the token stays in this process, never on a command line). */
+async function consoleLink(serviceUrl, dataDir) {
+  const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
+  const response = await fetch(`${serviceUrl}/console/code`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: '{}',
+  });
+  const envelope = await response.json();
+  if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
+  return envelope.value.url;
+}
+
+/** How long Chromium may take to fail on its sandbox before it counts as started. */
+const SANDBOX_CHECK_MS = 5_000;
+
+/**
+ * Opens the console in Chromium with its sandbox. Chromium refuses to start sandboxed as root (and where the
+ * kernel denies it user namespaces): only then is it started again with --no-sandbox, after a line saying why.
+ */
+function openWindow(url, onExit) {
   if (!process.env.DISPLAY || !existsSync(CHROMIUM)) return null;
-  const profile = mkdtempSync(join(tmpdir(), 'queuekeeper-chromium-'));
   const args = [
     `--app=${url}`,
-    `--user-data-dir=${profile}`,
-    '--no-sandbox',
-    '--test-type',
     '--disable-gpu',
     '--disable-background-networking',
     '--disable-component-update',
     '--disable-sync',
     '--no-first-run',
   ];
-  const browser = spawn(CHROMIUM, args, { stdio: 'ignore' });
-  browser.on('error', () => undefined);
-  browser.on('exit', () => rmSync(profile, { recursive: true, force: true }));
-  return browser;
+  const handle = { browser: null, kill: (signal) => handle.browser?.kill(signal) };
+  const launch = (sandboxed) => {
+    const profile = mkdtempSync(join(tmpdir(), 'queuekeeper-chromium-'));
+    const extra = sandboxed ? [] : ['--no-sandbox', '--test-type'];
+    const browser = spawn(CHROMIUM, [...args, `--user-data-dir=${profile}`, ...extra], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    handle.browser = browser;
+    const started = Date.now();
+    let stderr = '';
+    browser.stderr.setEncoding('utf8').on('data', (chunk) => {
+      if (stderr.length < 64_000) stderr += chunk;
+    });
+    browser.on('error', () => undefined);
+    browser.on('exit', (code) => {
+      rmSync(profile, { recursive: true, force: true });
+      const refusedSandbox =
+        sandboxed && code !== 0 && Date.now() - started < SANDBOX_CHECK_MS && /sandbox/i.test(stderr);
+      if (!refusedSandbox) return onExit?.();
+      const why =
+        process.getuid?.() === 0
+          ? 'Chromium will not run sandboxed as root'
+          : `Chromium could not start its sandbox here (${
+              stderr
+                .split('\n')
+                .find((l) => /sandbox/i.test(l))
+                ?.trim() ?? 'no reason given'
+            })`;
+      say(`${why}: opening the console with --no-sandbox. Run npm start as a normal user to keep the sandbox.`);
+      // The first window may have taken the link's one-time code: ask for a fresh one.
+      Promise.resolve(handle.retryUrl?.() ?? url).then(
+        (fresh) => {
+          args[0] = `--app=${fresh}`;
+          launch(false);
+        },
+        () => launch(false),
+      );
+    });
+  };
+  launch(true);
+  return handle;
 }
 
 function runElectron(binary) {
@@ -126,13 +180,14 @@ function startService(dataDir, port) {
 
 async function runInBrowser() {
   const dataDir = defaultDataDir();
+  const tokenNote = `data folder ${dataDir}; the token is in ${join(dataDir, 'token')}, readable by you only`;
   const running = readRunningService(dataDir);
   if (running) {
-    const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
-    const url = `${running.url}/#token=${token}`;
-    say(`A service already runs on ${dataDir}: console at ${url}`);
-    const browser = openWindow(url);
-    if (browser) browser.on('exit', () => process.exit(0));
+    const link = await consoleLink(running.url, dataDir);
+    say(`A service already runs at ${running.url} (${tokenNote}).`);
+    say(`Console: ${link} (one-time link; \`node bin/qk.mjs console --data ${dataDir}\` makes another)`);
+    const browser = openWindow(link, () => process.exit(0));
+    if (browser) browser.retryUrl = () => consoleLink(running.url, dataDir);
     return;
   }
   const { child, ready } = startService(dataDir, await choosePort());
@@ -150,10 +205,11 @@ async function runInBrowser() {
     process.stderr.write(`npm start: ${error.message}\n`);
     return;
   }
-  const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
-  const url = `${service.url}/#token=${token}`;
-  say(`Serving the console at ${url}`);
-  browser = openWindow(url);
+  const link = await consoleLink(service.url, dataDir);
+  say(`Serving the console at ${service.url} (${tokenNote}).`);
+  say(`Console: ${link} (one-time link; \`node bin/qk.mjs console --data ${dataDir}\` makes another)`);
+  browser = openWindow(link);
+  if (browser) browser.retryUrl = () => consoleLink(service.url, dataDir);
 }
 
 build();

@@ -13,6 +13,7 @@ export default defineConfig({
   resolve: {
     alias: {
       '@qk/api': `${root}core/api/src/index.ts`,
+      '@qk/rpc': `${root}core/rpc/src/index.ts`,
       '@qk/model': `${root}core/model/src/index.ts`,
     },
   },

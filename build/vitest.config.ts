@@ -9,6 +9,8 @@ const alias = {
   '@qk/store': `${root}core/store/src/index.ts`,
   '@qk/engine': `${root}core/engine/src/index.ts`,
   '@qk/api': `${root}core/api/src/index.ts`,
+  '@qk/rpc/node': `${root}core/rpc/src/node/index.ts`,
+  '@qk/rpc': `${root}core/rpc/src/index.ts`,
   '@qk/network': `${root}core/network/src/index.ts`,
   '@qk/service': `${root}core/service/src/index.ts`,
   '@qk/client': `${root}core/client/src/index.ts`,

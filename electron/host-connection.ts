@@ -1,5 +1,6 @@
-/** The main-process side of the utility process: calls in, envelopes and events out. */
-import type { Envelope, QkEvent } from '@qk/api';
+/** The main-process side of the utility process: core/rpc's call protocol over the child's message port. */
+import type { QkEvent } from '@qk/api';
+import { RpcClient, type FrameTransport } from '@qk/rpc';
 import type { FromHost, HostApi, ToHost } from './host-protocol.js';
 
 /** The part of Electron's UtilityProcess used here. */
@@ -19,25 +20,28 @@ export interface HostConnection extends HostApi {
 
 const STOP_TIMEOUT_MS = 10_000;
 
+function childTransport(child: ChildLike): FrameTransport {
+  return {
+    send(text) {
+      child.postMessage({ type: 'frame', text } satisfies ToHost);
+      return Promise.resolve();
+    },
+    bufferedBytes: () => 0,
+    setReading: () => undefined,
+    close: () => undefined,
+  };
+}
+
 /** Waits for the child's ready message; rejects if it fails or exits first. */
 export function connectHost(child: ChildLike): Promise<HostConnection> {
-  const pending = new Map<number, (envelope: Envelope<unknown>) => void>();
-  const listeners = new Set<(event: QkEvent) => void>();
-  let nextId = 1;
+  const rpc = new RpcClient(childTransport(child));
   let exited = false;
   let onStopped: (() => void) | null = null;
-
-  const failAll = (message: string) => {
-    for (const [id, resolve] of pending) {
-      pending.delete(id);
-      resolve({ ok: false, error: { code: 'SERVICE_NOT_AVAILABLE', message } });
-    }
-  };
 
   return new Promise((resolve, reject) => {
     child.on('exit', (code: number) => {
       exited = true;
-      failAll(`The Message Queuing service process ended (exit code ${code}).`);
+      rpc.closed(`The Message Queuing service process ended (exit code ${code}).`);
       onStopped?.();
       reject(new Error(`The service process exited with code ${code} before it was ready.`));
     });
@@ -49,26 +53,10 @@ export function connectHost(child: ChildLike): Promise<HostConnection> {
             name: message.name,
             id: message.id,
             url: message.url,
-            call(op, input) {
-              if (exited)
-                return Promise.resolve({
-                  ok: false,
-                  error: {
-                    code: 'SERVICE_NOT_AVAILABLE',
-                    message: 'The Message Queuing service process is not running.',
-                  },
-                });
-              const id = nextId++;
-              return new Promise((done) => {
-                pending.set(id, done);
-                child.postMessage({ type: 'call', id, op, input } satisfies ToHost);
-              });
-            },
+            call: (op, input, signal) => rpc.call(op, input, signal),
             subscribe(listener) {
-              listeners.add(listener);
-              return () => {
-                listeners.delete(listener);
-              };
+              // The host forwards the engine's events, which are the contract's.
+              return rpc.subscribe((event) => listener(event as QkEvent));
             },
             stop() {
               if (exited) return Promise.resolve();
@@ -89,14 +77,11 @@ export function connectHost(child: ChildLike): Promise<HostConnection> {
         case 'failed':
           reject(new Error(message.message));
           return;
-        case 'result':
-          pending.get(message.id)?.(message.envelope);
-          pending.delete(message.id);
-          return;
-        case 'event':
-          for (const listener of [...listeners]) listener(message.event);
+        case 'frame':
+          if (typeof message.text === 'string') rpc.frame(message.text);
           return;
         case 'stopped':
+          rpc.closed('The Message Queuing service stopped.');
           onStopped?.();
           return;
         default:

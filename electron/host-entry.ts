@@ -1,5 +1,6 @@
 /** The utility process's start: open the service on the data folder given by the main process. */
-import { runService } from '@qk/service';
+import { BATCH_REPLY_LIMIT } from '@qk/rpc';
+import { DELIVERING_OPERATIONS, runService } from '@qk/service';
 import { runHostProcess, type ParentPortLike } from './host-process.js';
 
 /** The data folder from `--qk-data DIR`. */
@@ -24,8 +25,14 @@ export function runUtilityHost(port: ParentPortLike): Promise<void> {
         name: service.host.name,
         id: service.host.id,
         url: service.url,
-        call: (op, input) => service.host.call(op, input),
+        call: (op, input, { signal, deliver }) =>
+          service.host.call(op, input, {
+            signal,
+            deliver,
+            replyLimit: BATCH_REPLY_LIMIT,
+          }),
         subscribe: (listener) => service.host.subscribe(listener),
+        isDestructive: (op) => DELIVERING_OPERATIONS.has(op),
         stop: () => service.stop(),
       };
     },

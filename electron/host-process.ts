@@ -1,10 +1,11 @@
 /**
  * The utility-process side: opens the service on the data folder (IPC calls plus the loopback HTTP
- * server, so `qk --data DIR` and other consoles reach the same queue manager) and answers the main
- * process. Every engine operation runs here, so a purge or a browse of a huge queue never blocks the
- * main process's event loop (window, menus, IPC stay responsive).
+ * server, so `qk --data DIR` and other consoles reach the same queue manager) and serves the main process
+ * with core/rpc's call protocol over the parent port. Every engine operation runs here, so a purge or a
+ * browse of a huge queue never blocks the main process's event loop (window, menus, IPC stay responsive).
  */
 import type { Envelope, QkEvent } from '@qk/api';
+import { serveRpc, type FrameTransport, type RpcCallContext, type RpcLogger } from '@qk/rpc';
 import type { FromHost, ToHost } from './host-protocol.js';
 
 /** The part of Electron's `process.parentPort` used here. */
@@ -18,9 +19,25 @@ export interface OpenedService {
   name: string;
   id: string;
   url: string;
-  call(op: string, input: unknown): Promise<Envelope<unknown>>;
+  /** Runs one call; `context.deliver` hands a receive's reply over before its removal commits. */
+  call(op: string, input: unknown, context: RpcCallContext): Promise<Envelope<unknown>>;
   subscribe(listener: (event: QkEvent) => void): () => void;
+  /** Calls whose reply carries the messages they take. */
+  isDestructive?(op: string): boolean;
   stop(): Promise<void>;
+}
+
+/** A process port as the protocol's transport: posting is handing over (nothing to pause or to buffer). */
+function portTransport(post: (message: FromHost) => void): FrameTransport {
+  return {
+    send(text) {
+      post({ type: 'frame', text });
+      return Promise.resolve();
+    },
+    bufferedBytes: () => 0,
+    setReading: () => undefined,
+    close: () => undefined,
+  };
 }
 
 /** Serves the main process over `port` until told to stop; `exit` ends the process afterwards. */
@@ -28,6 +45,7 @@ export async function runHostProcess(
   port: ParentPortLike,
   open: () => Promise<OpenedService>,
   exit: (code: number) => void,
+  logger?: RpcLogger,
 ): Promise<void> {
   const send = (message: FromHost) => port.postMessage(message);
   let service: OpenedService;
@@ -38,21 +56,21 @@ export async function runHostProcess(
     exit(1);
     return;
   }
-  const unsubscribe = service.subscribe((event) => send({ type: 'event', event }));
+  const connection = serveRpc(portTransport(send), {
+    logger,
+    connectionId: 'electron',
+    handler: {
+      call: (op, input, context) => service.call(op, input, context),
+      subscribe: (listener) => service.subscribe(listener),
+      isDestructive: (op) => service.isDestructive?.(op) ?? false,
+    },
+  });
   port.on('message', ({ data }) => {
     const message = data as ToHost;
-    if (message?.type === 'call' && typeof message.id === 'number' && typeof message.op === 'string') {
-      void service.call(message.op, message.input).then(
-        (envelope) => send({ type: 'result', id: message.id, envelope }),
-        (error: unknown) =>
-          send({
-            type: 'result',
-            id: message.id,
-            envelope: { ok: false, error: { code: 'INTERNAL', message: String(error) } },
-          }),
-      );
+    if (message?.type === 'frame' && typeof message.text === 'string') {
+      connection.frame(message.text);
     } else if (message?.type === 'stop') {
-      unsubscribe();
+      connection.closed('the main process asked the service to stop');
       void service.stop().finally(() => {
         send({ type: 'stopped' });
         exit(0);

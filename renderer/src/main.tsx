@@ -1,13 +1,13 @@
 /**
  * Entry point. In Electron the preload bridge is there (`window.queuekeeper`); in a browser the console
- * talks HTTP/WebSocket to the service that served it, with the token from the URL or the login step.
+ * talks HTTP/WebSocket to the service that served it, signed in by its link's one-time code or the login step.
  */
-import { StrictMode, useState } from 'react';
+import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBridgeClient } from './client/bridge-client.js';
 import { describeError, type ConsoleClient, type QueuekeeperBridge } from './client/console-client.js';
 import { createHttpClient } from './client/http-client.js';
-import { forgetToken, rememberToken, takeToken } from './client/token.js';
+import { forgetToken, redeemLinkCode, rememberToken, storedToken, takeLinkCode } from './client/token.js';
 import { App } from './shell/App.js';
 import { LoginScreen } from './shell/LoginScreen.js';
 import { createAppStore, type AppStore } from './store/app-store.js';
@@ -28,12 +28,36 @@ function startStore(client: ConsoleClient): AppStore {
   return store;
 }
 
+/** The link's one-time code, read and exchanged once per page load (the URL loses it at once). */
+const linkCode = window.queuekeeper ? null : takeLinkCode();
+const linkStore = linkCode
+  ? redeemLinkCode(window.location.origin, linkCode).then((token) =>
+      startStore(createHttpClient({ baseUrl: window.location.origin, token })),
+    )
+  : null;
+
 function BrowserRoot() {
   const [store, setStore] = useState<AppStore | null>(() => {
-    const token = takeToken();
+    const token = linkStore ? null : storedToken();
     return token ? startStore(createHttpClient({ baseUrl: window.location.origin, token })) : null;
   });
   const [error, setError] = useState<string | null>(null);
+  const [signingIn, setSigningIn] = useState(linkStore !== null);
+  useEffect(() => {
+    if (!linkStore) return;
+    linkStore.then(
+      (started) => {
+        setStore(started);
+        setSigningIn(false);
+      },
+      (e: unknown) => {
+        const { code, message } = describeError(e);
+        setError(`${code}: ${message}`);
+        setSigningIn(false);
+      },
+    );
+  }, []);
+  if (signingIn) return null;
   if (store) {
     return (
       <StoreProvider store={store}>

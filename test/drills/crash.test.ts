@@ -75,6 +75,7 @@ test('crash drill: SIGKILL under load loses no confirmed message and duplicates 
   };
 
   for (let trial = 1; trial <= TRIALS; trial++) {
+    ledger.trial = trial;
     const api = service.api();
     let killing = false;
     let exitedOnItsOwn = false;

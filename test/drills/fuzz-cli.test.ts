@@ -19,7 +19,7 @@ import { count, reportFigures } from './support/figures.js';
 import { Random } from './support/random.js';
 import { sized } from './support/size.js';
 
-const CASES = sized(500, 10_000);
+const CASES = Number(process.env['QK_FUZZ_CASES'] ?? sized(500, 10_000));
 const TIDY_EVERY = 150;
 const REAL_PROCESS_EVERY = 200;
 const CASE_TIMEOUT_MS = 20_000;

@@ -1,8 +1,10 @@
 /**
- * Storage-fault drill: a store from a newer version, a damaged header, damaged pages and a full disk. Each must end in a clear error with a stable code (never INTERNAL) and exit code 1 when the
+ * Storage-fault drill: a store from a newer version, a damaged header, damaged pages, a read-only folder and a
+ * full disk. Each must end in a clear error with a stable code (never INTERNAL) and exit code 1 when the
  * service cannot start, leave the stored files byte for byte as they were, lose nothing already stored, and —
- * while the service runs — keep serving reads. The full-disk case mounts a small tmpfs, so it runs as root
- * only; elsewhere it is skipped with the reason printed.
+ * while the service runs — keep serving reads. The read-only and full-disk cases mount a small tmpfs, so they
+ * run as root only; elsewhere they are skipped with the reason printed. (A folder cannot turn read-only under
+ * a running service here: a tmpfs with files open for writing refuses the remount.)
  */
 import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +38,7 @@ afterAll(() => {
   reportFigures({
     drill: 'storage',
     title: 'Storage faults',
-    tried: 'a store from a newer version, a damaged header, damaged pages, a full disk',
+    tried: 'a store from a newer version, a damaged header, damaged pages, a read-only folder, a full disk',
     often: `${outcomes.length} scenarios${skipped.length > 0 ? ` (${skipped.length} skipped)` : ''}, ${SEEDED} stored messages each`,
     lost: outcomes.filter((o) => !o.kept.startsWith('all')).length,
     crashed: outcomes.filter((o) => o.code === 'INTERNAL').length,
@@ -156,14 +158,41 @@ describe('storage faults', () => {
 
   const noMount = mountUnavailable;
   if (noMount) {
-    console.log(`storage drill: full disk skipped: ${noMount}`);
-    skipped.push(`full disk: ${noMount}`);
+    console.log(`storage drill: read-only folder and full disk skipped: ${noMount}`);
+    skipped.push(`read-only folder, full disk: ${noMount}`);
   }
+
+  test.runIf(noMount === null)(
+    'a read-only folder: the start is refused with a clear error and the files are untouched',
+    async () => {
+      const disk = new SmallDisk(32);
+      const { service, ids } = await seeded(disk.path);
+      try {
+        disk.remount('ro');
+        const refused = await refusedStart(service, ['ACCESS_DENIED', 'MESSAGE_STORAGE_FAILED']);
+        disk.remount('rw');
+        await service.start();
+        const kept = await keptOf(service, ids);
+        outcomes.push({
+          scenario: 'read-only folder at start',
+          ...refused,
+          kept,
+          reads: 'n/a (not started)',
+          holds: kept.startsWith('all'),
+        });
+        expect(kept).toBe(`all ${ids.length}`);
+      } finally {
+        disk.remount('rw');
+        await service.dispose();
+        disk.unmount();
+      }
+    },
+  );
 
   test.runIf(noMount === null)(
     'a full disk: sends refused clearly, reads served, a restart on it refused clearly, nothing confirmed lost',
     async () => {
-      const disk = new SmallDisk(8);
+      const disk = new SmallDisk(24);
       const service = new DrillService({ dataDir: disk.path });
       try {
         await service.start();
@@ -175,26 +204,36 @@ describe('storage faults', () => {
         }
         const confirmed: string[] = [];
         const refusals: Record<string, number> = {};
-        for (let i = 0, refusedInARow = 0; refusedInARow < 5 && i < 500; i++) {
-          const outcome = await api.call<{ id: string }>('send', {
-            path: Q,
-            message: { label: `fill-${i}`, body: 'f'.repeat(100_000), delivery: 'recoverable' },
-          });
-          if (outcome.kind === 'ok') {
-            confirmed.push(outcome.value.id);
-            refusedInARow = 0;
-          } else {
-            const key = outcome.kind === 'refused' ? outcome.code : outcome.kind;
-            refusals[key] = (refusals[key] ?? 0) + 1;
-            refusedInARow += 1;
+        const fill = async (): Promise<void> => {
+          for (let i = 0, refusedInARow = 0; refusedInARow < 5 && i < 1_000; i++) {
+            const outcome = await api.call<{ id: string }>('send', {
+              path: Q,
+              message: { label: `fill-${confirmed.length}-${i}`, body: 'f'.repeat(100_000), delivery: 'recoverable' },
+            });
+            if (outcome.kind === 'ok') {
+              confirmed.push(outcome.value.id);
+              refusedInARow = 0;
+            } else {
+              const key = outcome.kind === 'refused' ? outcome.code : outcome.kind;
+              refusals[key] = (refusals[key] ?? 0) + 1;
+              refusedInARow += 1;
+            }
           }
-        }
+        };
+        await fill();
         const show = await api.call('queueShow', { path: Q });
         const browse = await api.call('browse', { path: Q, limit: 10 });
         const peek = await api.call('peek', { path: Q });
         const reads = [show, browse, peek].every((o) => o.kind === 'ok') ? 'served' : 'failed';
-        // Not required, but what an administrator tries first to make room.
+        // What an administrator does first to make room: it must work on a full disk.
         const purge = await api.call('queuePurge', { path: SCRATCH });
+        const afterPurge = await api.call('send', {
+          path: Q,
+          message: { label: 'after purge', delivery: 'recoverable' },
+        });
+        if (afterPurge.kind === 'ok') confirmed.push((afterPurge.value as { id: string }).id);
+        // Full again, then a crash: the restart meets a disk with no room at all.
+        await fill();
         expect(service.running, 'the service must survive a full disk').toBe(true);
         expect(
           Object.keys(refusals).every((code) => ['MESSAGE_STORAGE_FAILED', 'INSUFFICIENT_RESOURCES'].includes(code)),
@@ -212,11 +251,12 @@ describe('storage faults', () => {
           code: restartCode,
           untouched: null,
           kept,
-          reads: `${reads}; sends refused ${JSON.stringify(refusals)}; purge of another queue to make room ${purge.kind === 'ok' ? 'ok' : purge.kind === 'refused' ? purge.code : purge.kind}`,
-          holds: kept.startsWith('all') && reads === 'served' && restartCode !== 'INTERNAL',
+          reads: `${reads}; sends refused ${JSON.stringify(refusals)}; purge of another queue to make room ${purge.kind === 'ok' ? 'ok' : purge.kind === 'refused' ? purge.code : purge.kind}, a send after it ${afterPurge.kind === 'refused' ? afterPurge.code : afterPurge.kind}`,
+          holds: kept.startsWith('all') && reads === 'served' && restartCode !== 'INTERNAL' && purge.kind === 'ok',
         });
         expect(confirmed.length).toBeGreaterThan(10);
         expect(reads).toBe('served');
+        expect(purge.kind, 'a purge to make room on a full disk').toBe('ok');
         expect(
           restart.becameReady || (restart.exitCode === 1 && restartCode !== null && restartCode !== 'INTERNAL'),
           restart.stderr,

@@ -47,7 +47,7 @@ test('moves, exports, imports and deletes selected messages', async ({ consolePa
   await action(page, 'import').click();
   const importDialog = page.getByRole('dialog', { name: 'Import messages into orders' });
   await importDialog.getByLabel('Export file').setInputFiles(file);
-  await importDialog.getByLabel(/Keep message IDs/).uncheck();
+  await expect(importDialog.getByLabel(/Send as new messages/)).toBeChecked();
   await importDialog.getByRole('button', { name: 'Import' }).click();
   await expect(page.locator('.status-bar .job').last()).toContainText('Imported 2 messages');
   await expect(page.locator('.result-facts')).toContainText('4 messages');
@@ -59,7 +59,7 @@ test('moves, exports, imports and deletes selected messages', async ({ consolePa
   // Del deletes the selection after confirming the count.
   await row('order-2').click();
   await grid.press('Delete');
-  const confirm = page.getByRole('dialog', { name: 'Delete messages' });
+  const confirm = page.getByRole('alertdialog', { name: 'Delete messages' });
   await expect(confirm).toContainText('Delete 1 message from .\\private$\\orders?');
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.locator('.result-facts')).toContainText('3 messages');

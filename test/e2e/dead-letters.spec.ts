@@ -29,7 +29,9 @@ test('resends dead letters to their original destination and reports those that 
   await confirm.getByRole('button', { name: 'Resend' }).click();
   const job = page.locator('.status-bar .job');
   await expect(job).toHaveAttribute('data-job-state', 'done');
-  await expect(job).toContainText('Resent 4 messages to 2 destinations; 1 message failed again.');
+  await expect(job).toContainText(
+    'Resent 4 of 5 messages. .\\private$\\orders: 4 sent. .\\private$\\billing: 1 failed',
+  );
   await job.locator('summary').click();
   await expect(job.locator('.job-failures li')).toContainText('billing');
   await saveScreenshot(page, 'resend-dead-letters');
@@ -51,7 +53,7 @@ test('resends only the selected dead letters', async ({ consolePage: page, servi
   await messageGrid(page).getByRole('row').filter({ hasText: 'order-2' }).click();
   await action(page, 'resend').click();
   await page.getByRole('dialog', { name: 'Resend dead letters' }).getByRole('button', { name: 'Resend' }).click();
-  await expect(page.locator('.status-bar .job')).toContainText('Resent 1 message to 1 destination.');
+  await expect(page.locator('.status-bar .job')).toContainText('Resent 1 of 1 message. .\\private$\\orders: 1 sent.');
   await expect(page.locator('.result-facts')).toContainText('2 messages');
   const orders = await service.call('browse', { path: '.\\private$\\orders' });
   expect(orders.messages.map((m) => m.label)).toEqual(['order-2']);

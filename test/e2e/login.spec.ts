@@ -9,12 +9,17 @@ test.afterEach(async () => {
   await service.stop();
 });
 
-test('the token in the URL is taken and removed from the address bar', async ({ page }) => {
-  await page.goto(service.consoleUrl);
+test('a one-time console link signs the tab in, leaves the address bar, and works only once', async ({ page }) => {
+  const link = await service.consoleUrl();
+  expect(link).not.toContain(service.token);
+  await page.goto(link);
   await expect(page.getByRole('tree', { name: 'Console tree' })).toBeVisible();
-  expect(page.url()).not.toContain('token');
+  expect(page.url()).not.toContain('code=');
   await page.reload();
   await expect(page.getByRole('treeitem').first()).toContainText('GAMMA (this computer)');
+  const other = await page.context().newPage();
+  await other.goto(link);
+  await expect(other.getByRole('dialog', { name: /sign in/ }).getByRole('alert')).toContainText('UNAUTHORIZED');
 });
 
 test('without a token the console asks for it, and a wrong one is refused with its code', async ({ page }) => {

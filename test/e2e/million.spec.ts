@@ -17,12 +17,10 @@ test('opens a 1,000,000-message queue and scrolls to the end', async ({ consoleP
   await treeItem(page, 'Queue messages').click();
   const grid = messageGrid(page);
   await expect(grid.getByRole('row', { name: /message 1\b/ }).first()).toBeVisible();
-  test
-    .info()
-    .annotations.push({
-      type: 'first rows painted (ms, incl. test overhead)',
-      description: String(Date.now() - started),
-    });
+  test.info().annotations.push({
+    type: 'first rows painted (ms, incl. test overhead)',
+    description: String(Date.now() - started),
+  });
   await expect(page.locator('.result-facts')).toContainText('1,000,000 messages');
   await expect(grid).toHaveAttribute('aria-rowcount', String(COUNT + 1));
   // Only a window of rows exists in the DOM.

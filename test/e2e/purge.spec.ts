@@ -17,7 +17,7 @@ test('purges with a confirmation that states the count, and NACK_Q_PURGED arrive
   await expect(page.locator('.result-facts')).toContainText('3 messages');
 
   await action(page, 'purge').click();
-  const confirm = page.getByRole('dialog', { name: 'Purge' });
+  const confirm = page.getByRole('alertdialog', { name: 'Purge' });
   await expect(confirm).toContainText('Purge 3 messages from orders › Queue messages?');
   await saveScreenshot(page, 'purge-confirmation');
   await confirm.getByRole('button', { name: 'Purge' }).click();
@@ -38,6 +38,6 @@ test('cancelling the confirmation purges nothing', async ({ consolePage: page, s
   await expandPath(page, ['Private Queues']);
   await treeItem(page, 'orders').click();
   await action(page, 'purge').click();
-  await page.getByRole('dialog', { name: 'Purge' }).getByRole('button', { name: 'Cancel' }).click();
+  await page.getByRole('alertdialog', { name: 'Purge' }).getByRole('button', { name: 'Cancel' }).click();
   expect((await service.call('queueShow', { path: '.\\private$\\orders' })).messageCount).toBe(1);
 });

@@ -1,13 +1,10 @@
 /** Errors as an envelope across every process boundary: `{ok:true,value}` or `{ok:false,error:{code,message}}`. */
 import { z } from 'zod';
-import { errorCodes, isQkError, type ErrorCode } from '@qk/model';
+import { errorCodes, isQkError, type ErrorBody, type ErrorCode } from '@qk/model';
 import { Bounds } from './schemas.js';
 
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-}
-export type Envelope<T> = { ok: true; value: T } | { ok: false; error: ErrorBody };
+// The envelope's one definition is in core/model, so core/rpc (which may import only model) carries it too.
+export type { Envelope, ErrorBody } from '@qk/model';
 
 /** An error message within Bounds.ERROR_MESSAGE, so a reply never fails the contract it reports under. */
 function bounded(message: string): string {
@@ -49,11 +46,16 @@ export function httpStatusFor(code: ErrorCode): number {
       return 409;
     case 'UNAUTHORIZED':
       return 401;
+    case 'TOO_MANY_CALLS':
+      return 429;
     case 'ACCESS_DENIED':
       return 403;
     case 'IO_TIMEOUT':
       return 408;
+    // A message or request larger than the service takes (MaxMessageSize, the request or reply limits) is the
+    // caller's to make smaller: 4xx, as CLI.md promises for oversized input. MSMQ also names a full MachineQuota so.
     case 'INSUFFICIENT_RESOURCES':
+      return 413;
     case 'QUOTA_EXCEEDED':
       return 507;
     case 'INTERNAL':

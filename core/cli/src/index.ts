@@ -5,5 +5,5 @@ export { ExitCode, processIo, type CliIo } from './io.js';
 export { UsageError } from './usage-error.js';
 export * from './parse-values.js';
 export { resolveTarget, defaultDataDir, type Target, type GlobalOptions } from './target.js';
-export type { ServiceStarter, StartedService } from './service-starter.js';
+export type { ServiceStarter, ServiceStartOptions, StartedService } from './service-starter.js';
 export { runQkProcess } from './main.js';

@@ -15,7 +15,10 @@ const HELP_FOOTER = `
 All commands:
   qk service start [--name NAME] [--listen HOST:PORT] [--peer-listen HOST:PORT] [--routing]
                                                          run the service here (default 127.0.0.1:0 = any free port)
+  qk service start … --allow-remote --tls-cert FILE --tls-key FILE   listen beyond loopback (TLS only)
+  qk service start … [--allow-host NAME] [--allow-origin ORIGIN]      other names / console origins it accepts
   qk service status | restart | stop | disconnect | connect
+  qk console                                             a one-time link that opens the console in a browser
   qk queue create PATH [--transactional] [--journal] [--quota KB] [--journal-quota KB] [--label TEXT] [--retention]
   qk queue list | show PATH | delete PATH | purge PATH | classes PATH
   qk queue set PATH [--journal on|off] [--quota KB|unlimited] [--journal-quota KB|unlimited] [--label TEXT] [--retention on|off]

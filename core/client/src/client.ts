@@ -2,7 +2,7 @@
 import type { ApiClient, OperationInput, OperationName, OperationOutput, QkEvent, Unsubscribe } from '@qk/api';
 import { OPERATION_NAMES } from './contract.js';
 import { readServiceEndpoint } from './data-dir.js';
-import { HttpTransport } from './http-transport.js';
+import { HttpTransport, requestConsoleLink } from './http-transport.js';
 import { normalizeUrl, type Transport } from './transport.js';
 import type { WebSocketTransport } from './websocket-transport.js';
 
@@ -29,7 +29,12 @@ export interface ConnectOptions {
 
 /** Per-call options. */
 export interface CallOptions {
-  /** Over HTTP, aborting also stops a waiting receive on the service; over WebSocket it only stops waiting here. */
+  /**
+   * Cancels the call. Over WebSocket the service is told (a `cancel` frame) and the call ends with its final
+   * answer: OPERATION_CANCELLED when the cancel came in time (a cancelled receive takes nothing), else the
+   * call's own result — a message already on its way is handed over, not lost. Over HTTP the request is
+   * closed: a waiting receive stops, but a reply the service had already written cannot be taken back.
+   */
   signal?: AbortSignal | undefined;
 }
 
@@ -121,6 +126,14 @@ export class QkClient {
       cancelled = true;
       dispose?.();
     };
+  }
+
+  /**
+   * A one-time link that opens the console in a browser: the service's URL with a code valid for a minute,
+   * exchanged once for a browser session (the token itself never goes into a URL).
+   */
+  async consoleLink(): Promise<{ url: string; expiresInSeconds: number }> {
+    return requestConsoleLink(this.url, this.#token, this.#unreachableHint);
   }
 
   /** Resolves once the event channel (opened by the first subscribe) is ready; rejects if it could not open. */

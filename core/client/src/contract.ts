@@ -11,6 +11,8 @@ export const API_PREFIX: typeof import('@qk/api').API_PREFIX = '/api/v1';
 export const WEBSOCKET_PATH: typeof import('@qk/api').WEBSOCKET_PATH = '/api/v1/ws';
 /** Same as core/api's SERVICE_FILE. */
 export const SERVICE_FILE: typeof import('@qk/api').SERVICE_FILE = 'service.json';
+/** Same as core/api's CONSOLE_CODE_PATH. */
+export const CONSOLE_CODE_PATH: typeof import('@qk/api').CONSOLE_CODE_PATH = '/console/code';
 /** Same as core/api's TOKEN_FILE. */
 export const TOKEN_FILE: typeof import('@qk/api').TOKEN_FILE = 'token';
 

@@ -1,6 +1,6 @@
 /** Calls over plain HTTP: `POST /api/v1/<op>` with the bearer token, through the global fetch. */
 import { QkError } from '@qk/model';
-import { API_PREFIX } from './contract.js';
+import { API_PREFIX, CONSOLE_CODE_PATH } from './contract.js';
 import { isEnvelope, unreachable, unwrap, type Transport } from './transport.js';
 
 /**
@@ -73,4 +73,25 @@ export class HttpTransport implements Transport {
   async close(): Promise<void> {
     // Nothing to close: fetch pools its own connections.
   }
+}
+
+/** `POST /console/code`: a fresh one-time console link of the service at `url`. */
+export async function requestConsoleLink(
+  url: string,
+  token: string,
+  unreachableHint: string | undefined,
+): Promise<{ url: string; expiresInSeconds: number }> {
+  let response: Response;
+  try {
+    response = await fetch(`${url}${CONSOLE_CODE_PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{}',
+    });
+  } catch (error) {
+    throw unreachable(unreachableHint ?? `No Queuekeeper service is answering at ${url}`, error);
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!isEnvelope(body)) throw unreachable(`${url}: HTTP ${response.status} without a Queuekeeper reply`, undefined);
+  return unwrap(body) as { url: string; expiresInSeconds: number };
 }

@@ -1,45 +1,42 @@
 /**
- * Calls and events over one WebSocket: every call gets an id, so any number can be in flight and their
- * results may come back in any order.
+ * Calls and events over one WebSocket, through the call protocol of core/rpc: any number of calls in flight
+ * (past the service's limit they wait here), results in any order, and cancel — a cancelled receive takes
+ * nothing; one whose message was already on its way resolves with it rather than lose it.
  */
 import type WebSocket from 'ws';
-import { serverFrameSchema, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
+import { eventSchema, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
 import { QkError } from '@qk/model';
+import { RpcClient } from '@qk/rpc';
+import { wsTransport } from '@qk/rpc/node';
 import { unreachable, unwrap, type Transport } from './transport.js';
-
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
 
 /** The WebSocket URL of a service URL. */
 export function websocketUrl(url: string): string {
   return `${url.replace(/^http/, 'ws')}${WEBSOCKET_PATH}`;
 }
 
+/** A reply may be as large as the service sends (one message at MaxMessageSize, escaped twice). */
+const MAX_INCOMING_FRAME_BYTES = 64 * 1024 * 1024;
+
 /** One open WebSocket connection to a service. */
 export class WebSocketTransport implements Transport {
   readonly #ws: WebSocket;
-  readonly #pending = new Map<number, Pending>();
-  readonly #listeners = new Set<(event: QkEvent) => void>();
-  #nextId = 1;
-  #closedError: QkError | undefined;
+  readonly #rpc: RpcClient;
   #closed: Promise<void>;
 
   private constructor(ws: WebSocket) {
     this.#ws = ws;
+    const transport = wsTransport(ws);
+    this.#rpc = new RpcClient(transport);
     this.#closed = new Promise((resolve) => ws.once('close', () => resolve()));
-    ws.on('message', (data) => this.#onFrame(data.toString()));
-    ws.on('close', (code, reason) => {
-      this.#closedError = new QkError(
-        'SERVICE_NOT_AVAILABLE',
+    ws.on('message', (data) => this.#rpc.frame(data.toString()));
+    ws.on('close', (code, reason) =>
+      this.#rpc.closed(
         `The connection to the service closed (${code}${reason.length ? ` ${reason.toString()}` : ''}).`,
-      );
-      for (const pending of this.#pending.values()) pending.reject(this.#closedError);
-      this.#pending.clear();
-    });
+      ),
+    );
     ws.on('error', () => {
-      // 'close' follows and rejects what is pending.
+      // 'close' follows and fails what is pending.
     });
   }
 
@@ -55,7 +52,7 @@ export class WebSocketTransport implements Transport {
       const ws = new WebSocketClass(websocketUrl(url), {
         headers: { authorization: `Bearer ${token}` },
         perMessageDeflate: false,
-        maxPayload: 64 * 1024 * 1024,
+        maxPayload: MAX_INCOMING_FRAME_BYTES,
       });
       const fail = (error: QkError): void => {
         ws.removeAllListeners();
@@ -73,55 +70,35 @@ export class WebSocketTransport implements Transport {
         fail(
           status === 401
             ? new QkError('UNAUTHORIZED', `The service at ${url} refused the token.`)
-            : unreachable(`${hint}: HTTP ${status} instead of a WebSocket`, undefined),
+            : status === 403
+              ? new QkError('ACCESS_DENIED', `The service at ${url} refused this connection (HTTP 403).`)
+              : unreachable(`${hint}: HTTP ${status} instead of a WebSocket`, undefined),
         );
       });
       ws.once('error', (error) => fail(unreachable(hint, error)));
     });
   }
 
-  call(op: string, input: unknown, signal?: AbortSignal): Promise<unknown> {
-    if (this.#closedError) return Promise.reject(this.#closedError);
-    const id = this.#nextId++;
-    return new Promise((resolve, reject) => {
-      // Cancelling stops waiting here only: the frame protocol has no cancel, so the service finishes the call.
-      const onAbort = (): void => {
-        this.#pending.delete(id);
-        reject(new QkError('OPERATION_CANCELLED', `The ${op} call was cancelled.`));
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#pending.set(id, {
-        resolve: (value) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(value);
-        },
-        reject: (error) => {
-          signal?.removeEventListener('abort', onAbort);
-          reject(error);
-        },
-      });
-      this.#ws.send(JSON.stringify({ type: 'call', id, op, input: input ?? {} }), (error) => {
-        if (error) this.#settle(id, (p) => p.reject(unreachable('Could not send to the service', error)));
-      });
+  async call(op: string, input: unknown, signal?: AbortSignal): Promise<unknown> {
+    return unwrap(await this.#rpc.call(op, input, signal));
+  }
+
+  /** Receives every engine event until the returned disposer is called (events this client cannot read are skipped). */
+  subscribe(listener: (event: QkEvent) => void): () => void {
+    return this.#rpc.subscribe((raw) => {
+      const parsed = eventSchema.safeParse(raw);
+      if (parsed.success) listener(parsed.data);
     });
   }
 
-  /** Receives every engine event until the returned disposer is called. */
-  subscribe(listener: (event: QkEvent) => void): () => void {
-    if (this.#listeners.size === 0 && !this.#closedError) this.#ws.send(JSON.stringify({ type: 'subscribe' }));
-    this.#listeners.add(listener);
-    return () => {
-      if (!this.#listeners.delete(listener)) return;
-      if (this.#listeners.size === 0 && !this.#closedError && this.#ws.readyState === this.#ws.OPEN) {
-        this.#ws.send(JSON.stringify({ type: 'unsubscribe' }));
-      }
-    };
+  /** Told when the service dropped events because this client read too slowly. */
+  onEventsLost(listener: (count: number) => void): () => void {
+    return this.#rpc.onEventsLost(listener);
   }
 
   /** Calls waiting for their result. */
   get inFlight(): number {
-    return this.#pending.size;
+    return this.#rpc.inFlight;
   }
 
   async close(): Promise<void> {
@@ -130,38 +107,5 @@ export class WebSocketTransport implements Transport {
     const timer = setTimeout(() => this.#ws.terminate(), 1_000);
     await this.#closed;
     clearTimeout(timer);
-  }
-
-  #settle(id: number, action: (pending: Pending) => void): void {
-    const pending = this.#pending.get(id);
-    if (!pending) return;
-    this.#pending.delete(id);
-    action(pending);
-  }
-
-  #onFrame(text: string): void {
-    let frame;
-    try {
-      frame = serverFrameSchema.parse(JSON.parse(text));
-    } catch {
-      return; // A frame we do not understand (a newer service): ignore rather than tear down every call.
-    }
-    if (frame.type === 'event') {
-      for (const listener of [...this.#listeners]) {
-        try {
-          listener(frame.event);
-        } catch {
-          // A throwing listener must not break the connection for the others.
-        }
-      }
-      return;
-    }
-    this.#settle(frame.id, (pending) => {
-      try {
-        pending.resolve(unwrap(frame));
-      } catch (error) {
-        pending.reject(error);
-      }
-    });
   }
 }

@@ -3,17 +3,27 @@
  * handed to the caller's transport. These helpers are the parts that need no queue-manager state.
  */
 import { QkError, type MessageInfo } from '@qk/model';
+import type { StoredMessage } from '@qk/store';
+import { toMessageInfo } from './message-view.js';
 import type { Deliver, ReplyLimit } from './types.js';
 
-/** How many of `replies`, from the first, fit in the limit; the first always does (MaxMessageSize bounds it). */
-export function countFitting(replies: readonly MessageInfo[], limit: ReplyLimit | undefined): number {
-  if (!limit || replies.length <= 1) return replies.length;
-  let used = 0;
-  for (let i = 0; i < replies.length; i++) {
-    used += limit.measure(replies[i] as MessageInfo);
-    if (used > limit.maxBytes && i > 0) return i;
+/**
+ * Builds the replies of `messages` in order while they fit in `room` bytes (a message that does not fit is
+ * not even built): how many fit, their replies, the bytes they take, and the largest of them.
+ */
+export function countFitting(messages: readonly StoredMessage[], limit: ReplyLimit, room: number) {
+  const replies: MessageInfo[] = [];
+  let bytes = 0;
+  let largest = 0;
+  for (const m of messages) {
+    const reply = toMessageInfo(m);
+    const size = limit.measure(reply);
+    if (bytes + size > room) break;
+    replies.push(reply);
+    bytes += size;
+    largest = Math.max(largest, size);
   }
-  return replies.length;
+  return { count: replies.length, replies, bytes, largest };
 }
 
 /** Runs the caller's delivery step; a call cancelled before its reply left is refused here too. */

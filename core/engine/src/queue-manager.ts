@@ -64,6 +64,7 @@ import {
   type QueueSetInput,
   type ReceiveBatchInput,
   type ReceiveInput,
+  type ReplyLimit,
   type RemovalReason,
   type SendItem,
   type SendOptions,
@@ -488,14 +489,44 @@ class QueueManager implements QueueManagerApi {
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
     const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
-    const claimed = [first, ...this.claimMore(queue, input.max - 1)];
-    const infos = claimed.map((m) => toMessageInfo(m));
-    // Messages past the reply's byte cap were never seen by anyone: they go back untouched, in place.
-    const fitting = countFitting(infos, input.replyLimit);
-    this.releaseClaims(claimed.slice(fitting), true);
-    const replies = infos.slice(0, fitting);
-    await this.deliverClaimed(claimed.slice(0, fitting), replies, input.deliver, input.signal, tx);
+    const { claimed, replies } = input.replyLimit
+      ? this.claimWithin(queue, first, input.max, input.replyLimit)
+      : this.claimAll(queue, first, input.max);
+    await this.deliverClaimed(claimed, replies, input.deliver, input.signal, tx);
     return replies;
+  }
+
+  private claimAll(queue: QueueRecord, first: StoredMessage, max: number) {
+    const claimed = [first, ...this.claimMore(queue, max - 1)];
+    return { claimed, replies: claimed.map((m) => toMessageInfo(m)) };
+  }
+
+  /**
+   * Claims up to `max` messages while their replies fit the byte cap (the first always does). Claims go in
+   * chunks sized by the largest reply seen so far, so a queue of large bodies is never read whole into
+   * memory; messages read past the cap were seen by nobody and go back untouched, in place.
+   */
+  private claimWithin(queue: QueueRecord, first: StoredMessage, max: number, limit: ReplyLimit) {
+    const claimed = [first];
+    const replies = [toMessageInfo(first)];
+    let used = limit.measure(replies[0] as MessageInfo);
+    let largest = used;
+    for (;;) {
+      const chunk = Math.min(max - claimed.length, Math.floor((limit.maxBytes - used) / Math.max(1, largest)));
+      if (chunk <= 0) break;
+      const more = this.claimMore(queue, chunk);
+      const fitting = countFitting(more, limit, limit.maxBytes - used);
+      for (const [i, m] of more.entries()) {
+        if (i >= fitting.count) break;
+        claimed.push(m);
+        replies.push(fitting.replies[i] as MessageInfo);
+      }
+      used += fitting.bytes;
+      largest = Math.max(largest, fitting.largest);
+      this.releaseClaims(more.slice(fitting.count), true);
+      if (fitting.count < chunk) break;
+    }
+    return { claimed, replies };
   }
 
   /**

@@ -31,6 +31,8 @@ export const errorCodes = [
   'STORE_VERSION_TOO_NEW',
   'STORE_CORRUPT',
   'OPERATION_CANCELLED',
+  /** A connection has as many calls in flight as the service accepts; retry when some have answered. */
+  'TOO_MANY_CALLS',
   'UNAUTHORIZED',
   'PEER_NOT_FOUND',
   'ROUTE_NOT_FOUND',

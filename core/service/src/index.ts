@@ -4,7 +4,7 @@
  * whole service), transports/ the HTTP and WebSocket servers, console/ what a browser gets at `/`.
  */
 export { ServiceHost, type ServiceHostOptions } from './host/host.js';
-export type { CallContext } from './host/handlers.js';
+export { DELIVERING_OPERATIONS, type CallContext } from './host/handlers.js';
 export { TransactionRegistry, HTTP_TRANSACTION_IDLE_MS } from './host/transaction-registry.js';
 export { acquireDataLock, LOCK_FILE, type DataLock } from './host/data-lock.js';
 export { loadOrCreateToken, tokenMatches, bearerToken } from './host/token.js';

@@ -1,17 +1,12 @@
 /**
- * ConsoleClient over HTTP and WebSocket (browser mode and remote computers). Calls travel on the
- * WebSocket while it is open (no CORS needed for a remote service) and fall back to `POST /api/v1/<op>`;
- * events arrive on the same socket, which reconnects with backoff.
+ * ConsoleClient over HTTP and WebSocket (browser mode and remote computers). The socket speaks core/rpc's
+ * call protocol: the token goes in its first frame (a browser cannot set headers on a WebSocket, and the
+ * token never goes into a URL). Calls travel on the socket while it is open (no CORS needed for a remote
+ * service) and fall back to `POST /api/v1/<op>`; events arrive on the same socket, which reconnects with backoff.
  */
-import {
-  API_PREFIX,
-  WEBSOCKET_PATH,
-  eventSchema,
-  operationNames,
-  type ApiClient,
-  type Envelope,
-  type OperationName,
-} from '@qk/api';
+import { API_PREFIX, WEBSOCKET_PATH, eventSchema, operationNames, type ApiClient, type OperationName } from '@qk/api';
+import type { Envelope } from '@qk/model';
+import { RpcClient, type FrameTransport } from '@qk/rpc';
 import { ApiError, unwrap, type ConsoleClient, type EventListener } from './console-client.js';
 
 /** Where the service is and how to prove we may talk to it. */
@@ -30,13 +25,23 @@ export interface HttpClientOptions {
   calls?: 'http' | 'ws';
 }
 
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5_000;
+const OPEN = 1;
+
+/** A browser WebSocket as the protocol's transport. Browsers cannot pause a socket: the console reads fast. */
+function browserTransport(ws: WebSocket): FrameTransport {
+  return {
+    send(text) {
+      if (ws.readyState !== OPEN) return Promise.reject(new Error('the WebSocket is not open'));
+      ws.send(text);
+      return Promise.resolve();
+    },
+    bufferedBytes: () => ws.bufferedAmount,
+    setReading: () => undefined,
+    close: () => ws.close(),
+  };
+}
 
 /** Builds the client; the socket opens on the first call or subscription. */
 export function createHttpClient(options: HttpClientOptions): ConsoleClient {
@@ -49,16 +54,23 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
     for (const listener of [...connectionListeners]) listener(connected);
   };
   const callsOverSocket = (options.calls ?? (globalThis.location?.origin === base ? 'http' : 'ws')) === 'ws';
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
   let socket: WebSocket | null = null;
+  let rpc: RpcClient | null = null;
   let open = false;
   let closed = false;
   let reconnectDelay = RECONNECT_MIN_MS;
   let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
+  let unsubscribeRpc: (() => void) | null = null;
   const waiters: Array<(ok: boolean) => void> = [];
 
-  const wsUrl = `${base.replace(/^http/, 'ws')}${WEBSOCKET_PATH}?token=${encodeURIComponent(options.token)}`;
+  const wsUrl = `${base.replace(/^http/, 'ws')}${WEBSOCKET_PATH}`;
+
+  const dispatch = (raw: unknown): void => {
+    const parsed = eventSchema.safeParse(raw);
+    // An event this console does not know (a newer service) is skipped rather than mis-read.
+    if (!parsed.success) return;
+    for (const listener of [...listeners]) listener(parsed.data);
+  };
 
   function connect(): void {
     if (closed || socket) return;
@@ -71,27 +83,30 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
       return;
     }
     socket = ws;
+    let connection: RpcClient | null = null;
     ws.onopen = () => {
       open = true;
+      // Its first frame is the auth frame; every frame after it is read as authenticated.
+      connection = new RpcClient(browserTransport(ws), { token: options.token });
+      rpc = connection;
       reconnectDelay = RECONNECT_MIN_MS;
-      if (listeners.size > 0) ws.send(JSON.stringify({ type: 'subscribe' }));
+      connection.onEventsLost(() => {
+        // Events were dropped while this page was behind: say so as a reconnection, which reloads the view.
+        notifyConnection(false);
+        notifyConnection(true);
+      });
+      if (listeners.size > 0) unsubscribeRpc = connection.subscribe(dispatch);
       notifyConnection(true);
       settleWaiters(true);
     };
-    ws.onmessage = (message) => onFrame(String(message.data));
+    ws.onmessage = (message) => connection?.frame(String(message.data));
     ws.onclose = () => {
       const wasOpen = open;
       open = false;
       socket = null;
-      for (const [id, call] of pending) {
-        pending.delete(id);
-        call.reject(
-          new ApiError({
-            code: 'SERVICE_NOT_AVAILABLE',
-            message: 'The connection to the service was lost during the call.',
-          }),
-        );
-      }
+      rpc = null;
+      unsubscribeRpc = null;
+      connection?.closed('The connection to the service was lost during the call.');
       settleWaiters(false);
       if (wasOpen) notifyConnection(false);
       scheduleReconnect();
@@ -112,43 +127,6 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
       connect();
     }, reconnectDelay);
     reconnectDelay = Math.min(RECONNECT_MAX_MS, reconnectDelay * 2);
-  }
-
-  function onFrame(text: string): void {
-    let frame: unknown;
-    try {
-      frame = JSON.parse(text);
-    } catch {
-      return;
-    }
-    if (typeof frame !== 'object' || frame === null) return;
-    const f = frame as {
-      type?: unknown;
-      id?: unknown;
-      ok?: unknown;
-      value?: unknown;
-      error?: unknown;
-      event?: unknown;
-    };
-    if (f.type === 'result' && typeof f.id === 'number') {
-      const call = pending.get(f.id);
-      if (!call) return;
-      pending.delete(f.id);
-      if (f.ok === true) call.resolve(f.value);
-      else
-        call.reject(
-          new ApiError(
-            (f.error as { code: string; message: string }) ?? { code: 'INTERNAL', message: 'Malformed error frame.' },
-          ),
-        );
-      return;
-    }
-    if (f.type === 'event') {
-      const parsed = eventSchema.safeParse(f.event);
-      // An event this console does not know (a newer service) is skipped rather than mis-read.
-      if (!parsed.success) return;
-      for (const listener of [...listeners]) listener(parsed.data);
-    }
   }
 
   /** Waits for the socket when it is connecting; false means "use HTTP". */
@@ -189,16 +167,7 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
   async function call(op: OperationName, input: unknown): Promise<unknown> {
     if (closed)
       throw new ApiError({ code: 'SERVICE_NOT_AVAILABLE', message: 'The connection to the service is closed.' });
-    if (callsOverSocket && (await socketReady())) {
-      const ws = socket;
-      if (ws && open) {
-        const id = nextId++;
-        return new Promise((resolve, reject) => {
-          pending.set(id, { resolve, reject });
-          ws.send(JSON.stringify({ type: 'call', id, op, input: input ?? {} }));
-        });
-      }
-    }
+    if (callsOverSocket && (await socketReady()) && rpc) return unwrap(await rpc.call(op, input ?? {}));
     return callOverHttp(op, input);
   }
 
@@ -209,10 +178,14 @@ export function createHttpClient(options: HttpClientOptions): ConsoleClient {
     ...(api as unknown as ApiClient),
     subscribe(listener: EventListener) {
       listeners.add(listener);
-      if (open && socket && listeners.size === 1) socket.send(JSON.stringify({ type: 'subscribe' }));
+      if (rpc && listeners.size === 1) unsubscribeRpc = rpc.subscribe(dispatch);
       else connect();
       return () => {
         listeners.delete(listener);
+        if (listeners.size === 0) {
+          unsubscribeRpc?.();
+          unsubscribeRpc = null;
+        }
       };
     },
     onConnectionChange(listener) {

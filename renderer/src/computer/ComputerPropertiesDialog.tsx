@@ -8,7 +8,8 @@ import type { SettingInfo } from '@qk/model';
 import { formatCount, formatDuration } from '../format/format.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { UsageBar } from '../shell/UsageBar.js';
-import { DialogShell, Field } from '../dialogs/DialogShell.js';
+import { confirmRestart } from '../commands/confirmations.js';
+import { DialogShell, Field, FieldError } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
 
 /** Plain sentences for settings whose registry description is terse. */
@@ -39,14 +40,13 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
   const entry = useAppStore((s) => s.computers.find((c) => c.key === computer));
   const [edits, setEdits] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
-  const [restarting, setRestarting] = useState(false);
   const status = entry?.status ?? null;
   const byName = (name: string) => settings.find((s) => s.name === name);
   const invalid = (s: SettingInfo) => {
     const text = edits[s.name];
     if (text === undefined) return false;
     const n = Number(text);
-    return text.trim() === '' || !Number.isFinite(n) || n < s.min || n > s.max;
+    return text.trim() === '' || !/^\d+$/.test(text.trim()) || !Number.isFinite(n) || n < s.min || n > s.max;
   };
   const changed = Object.entries(edits).filter(([name, text]) => {
     const s = byName(name);
@@ -70,31 +70,60 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
     const s = byName(name);
     if (!s) return null;
     const shown = edits[name] ?? String(s.pending ?? s.value);
+    const errorId = `setting-error-${name}`;
+    // A 0/1 setting is a yes/no choice (XactDeadLetterAlways): a checkbox, never a text box holding "0".
+    const boolean = s.unit === '0/1' || (s.min === 0 && s.max === 1);
     return (
       <div className="setting" key={name} data-setting={name}>
-        <label className="form-row">
-          <span>
-            <strong>{name}</strong>
-          </span>
-          <span className="setting-input">
+        {boolean ? (
+          <label className="check-row">
             <input
-              value={shown}
+              type="checkbox"
               aria-label={name}
-              aria-invalid={invalid(s)}
-              inputMode="numeric"
-              onChange={(e) => setEdits({ ...edits, [name]: e.target.value })}
+              checked={shown === '1'}
+              onChange={(e) => setEdits({ ...edits, [name]: e.target.checked ? '1' : '0' })}
             />
-            <span className="muted">{s.unit}</span>
+            <strong>{name}</strong>
             {s.pending !== null && (
-              <span className="pending-badge" title={`In effect now: ${s.value}`}>
-                Restart required (now {formatCount(s.value)})
+              <span className="pending-badge" title={`In effect now: ${s.value === 1 ? 'on' : 'off'}`}>
+                Restart required (now {s.value === 1 ? 'on' : 'off'})
               </span>
             )}
-          </span>
-        </label>
+          </label>
+        ) : (
+          <label className="form-row">
+            <span>
+              <strong>{name}</strong>
+            </span>
+            <span className="setting-input">
+              <input
+                value={shown}
+                aria-label={name}
+                aria-invalid={invalid(s)}
+                aria-describedby={invalid(s) ? errorId : undefined}
+                inputMode="numeric"
+                onChange={(e) => setEdits({ ...edits, [name]: e.target.value })}
+              />
+              <span className="muted">{s.unit}</span>
+              {s.pending !== null && (
+                <span className="pending-badge" title={`In effect now: ${s.value}`}>
+                  Restart required (now {formatCount(s.value)})
+                </span>
+              )}
+            </span>
+          </label>
+        )}
+        {invalid(s) && (
+          <FieldError id={errorId}>
+            Enter a whole number from {formatCount(s.min)} to {formatCount(s.max)}
+            {s.unit && s.unit !== '0/1' ? ` ${s.unit}` : ''}.
+          </FieldError>
+        )}
         <div className="setting-help">
-          {explanations[name] ?? s.description} Default {unitText(s, s.default)}; range {formatCount(s.min)}–
-          {formatCount(s.max)} {s.unit}
+          {explanations[name] ?? s.description}{' '}
+          {boolean
+            ? `Default ${s.default === 1 ? 'on' : 'off'}`
+            : `Default ${unitText(s, s.default)}; range ${formatCount(s.min)}–${formatCount(s.max)} ${s.unit}`}
           {s.restartRequired ? '; takes effect after Message Queuing restarts.' : '; takes effect at once.'}
         </div>
       </div>
@@ -102,16 +131,9 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
   };
 
   const restart = async () => {
-    setRestarting(true);
-    try {
-      if (changed.length > 0 && !(await apply())) return;
-      await store.getState().restartService(computer);
-      setError(null);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setRestarting(false);
-    }
+    // Unsaved edits are applied first; then the same confirmation as everywhere else, over this sheet.
+    if (changed.length > 0 && !(await apply())) return;
+    confirmRestart(store, computer);
   };
 
   const pending = status?.settingsPendingRestart ?? settings.filter((s) => s.pending !== null).map((s) => s.name);
@@ -193,8 +215,8 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
                 </>
               )}
               <Field label="Waiting for restart">{pending.length > 0 ? pending.join(', ') : 'Nothing'}</Field>
-              <button type="button" onClick={() => void restart()} disabled={restarting}>
-                {restarting ? 'Restarting…' : 'Restart Message Queuing'}
+              <button type="button" onClick={() => void restart()}>
+                Restart Message Queuing…
               </button>
               <p className="hint">
                 Restarting applies pending settings; express messages are lost and the duplicate cache starts empty, as

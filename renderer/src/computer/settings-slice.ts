@@ -30,4 +30,8 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, ctx) 
     await Promise.all([get().refreshSettings(computer), get().refreshQueues(computer)]);
     get().invalidateList();
   },
+
+  restartImpact(computer) {
+    return ctx.clientFor(computer).serviceRestartImpact({});
+  },
 });

@@ -1,29 +1,26 @@
 /** A confirmation: "Purge 1,204 messages from Dead-letter messages?" with the action's own button. */
+import type { ConfirmRequest } from '../store/types.js';
 import { useStoreApi } from '../store/use-app-store.js';
 import { DialogShell } from './DialogShell.js';
 
-/** The confirmation dialog. */
-export function ConfirmDialog({
-  title,
-  text,
-  confirmLabel,
-  onConfirm,
-}: {
-  title: string;
-  text: string;
-  confirmLabel: string;
-  onConfirm: () => void;
-}) {
+/** The confirmation dialog; a destructive one defaults to Cancel. */
+export function ConfirmDialog({ request }: { request: ConfirmRequest }) {
   const store = useStoreApi();
   return (
     <DialogShell
-      title={title}
+      title={request.title}
       onClose={() => store.getState().closeDialog()}
-      onOk={() => onConfirm()}
-      okLabel={confirmLabel}
-      width={440}
+      onOk={() => request.onConfirm()}
+      okLabel={request.confirmLabel}
+      destructive={request.destructive === true}
+      width={460}
     >
-      <p className="confirm-text">{text}</p>
+      <p className="confirm-text">{request.text}</p>
+      {request.details?.map((line) => (
+        <p key={line} className="confirm-detail">
+          {line}
+        </p>
+      ))}
     </DialogShell>
   );
 }

@@ -1,4 +1,5 @@
-/** Renders the one open dialog. */
+/** Renders the open dialogs, bottom first; only the top one has the keyboard. */
+import { useEffect, useRef } from 'react';
 import { assertNever } from '@qk/model';
 import { ComputerPropertiesDialog } from '../computer/ComputerPropertiesDialog.js';
 import { ConnectDialog } from '../computer/ConnectDialog.js';
@@ -6,17 +7,44 @@ import { ColumnsDialog } from '../message-list/ColumnsDialog.js';
 import { ImportDialog } from '../messages/ImportDialog.js';
 import { MessagePropertiesDialog } from '../messages/MessagePropertiesDialog.js';
 import { MoveDialog } from '../messages/MoveDialog.js';
+import { SearchDialog } from '../messages/SearchDialog.js';
 import { SendTestDialog } from '../messages/SendTestDialog.js';
 import { NewQueueDialog } from '../queues/NewQueueDialog.js';
 import { QueuePropertiesDialog } from '../queues/QueuePropertiesDialog.js';
+import { CustomizeViewDialog } from '../shell/CustomizeViewDialog.js';
+import type { Dialog } from '../store/types.js';
 import { useAppStore } from '../store/use-app-store.js';
 import { AboutDialog } from './AboutDialog.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
+import { DialogLayer } from './DialogShell.js';
 
 /** The dialog layer. */
 export function DialogHost() {
-  const dialog = useAppStore((s) => s.dialog);
-  if (!dialog) return null;
+  const dialogs = useAppStore((s) => s.dialogs);
+  // Where the focus was when each level of the stack opened. Read while rendering: once the dialog is in
+  // the page the window behind it is inert and has lost the focus. A dialog that replaces another at the
+  // same level (Go to message) keeps the place to return to.
+  const returnTo = useRef<Array<HTMLElement | null>>([]);
+  for (let level = returnTo.current.length; level < dialogs.length; level += 1)
+    returnTo.current[level] = document.activeElement as HTMLElement | null;
+  useEffect(() => {
+    if (returnTo.current.length <= dialogs.length) return;
+    const target = returnTo.current[dialogs.length];
+    returnTo.current.length = dialogs.length;
+    if (target?.isConnected) target.focus();
+  }, [dialogs]);
+  return (
+    <>
+      {dialogs.map((dialog, index) => (
+        <DialogLayer.Provider key={index} value={{ top: index === dialogs.length - 1 }}>
+          <OneDialog dialog={dialog} />
+        </DialogLayer.Provider>
+      ))}
+    </>
+  );
+}
+
+function OneDialog({ dialog }: { dialog: Dialog }) {
   switch (dialog.kind) {
     case 'messageProperties':
       return <MessagePropertiesDialog />;
@@ -27,18 +55,11 @@ export function DialogHost() {
     case 'newQueue':
       return <NewQueueDialog computer={dialog.computer} queueType={dialog.queueType} />;
     case 'sendTest':
-      return <SendTestDialog computer={dialog.computer} path={dialog.path} />;
+      return <SendTestDialog computer={dialog.computer} path={dialog.path} from={dialog.from} />;
     case 'move':
       return <MoveDialog computer={dialog.computer} path={dialog.path} />;
     case 'confirm':
-      return (
-        <ConfirmDialog
-          title={dialog.title}
-          text={dialog.text}
-          confirmLabel={dialog.confirmLabel}
-          onConfirm={dialog.onConfirm}
-        />
-      );
+      return <ConfirmDialog request={dialog} />;
     case 'columns':
       return <ColumnsDialog />;
     case 'connect':
@@ -47,6 +68,10 @@ export function DialogHost() {
       return <ImportDialog computer={dialog.computer} path={dialog.path} />;
     case 'about':
       return <AboutDialog />;
+    case 'customizeView':
+      return <CustomizeViewDialog />;
+    case 'search':
+      return <SearchDialog computer={dialog.computer} />;
     default:
       return assertNever(dialog, 'dialog');
   }

@@ -1,5 +1,9 @@
-/** A modal property sheet: title, optional tabs, body, and OK / Cancel / Apply — Esc closes it. */
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+/**
+ * A modal property sheet or prompt: title, optional tabs, body, and OK / Cancel / Apply. Esc closes it
+ * (also when the focus was lost, e.g. to a button that became disabled); focus stays inside (DialogHost
+ * returns it to where it was when the dialog closes). A property sheet keeps one size whatever its tab.
+ */
+import { createContext, useContext, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 /** One tab of a property sheet. */
 export interface DialogTab {
@@ -7,6 +11,9 @@ export interface DialogTab {
   label: string;
   render(): ReactNode;
 }
+
+/** Whether the dialog is the top one (the one with the keyboard); set by DialogHost. */
+export const DialogLayer = createContext<{ top: boolean }>({ top: true });
 
 interface Props {
   title: string;
@@ -19,11 +26,19 @@ interface Props {
   okLabel?: string;
   okDisabled?: boolean;
   applyDisabled?: boolean;
+  /** The action loses data: Cancel is the default button (focused, Enter), the OK button is marked. */
+  destructive?: boolean;
   /** An error to show above the buttons (with the service's code). */
   error?: string | null;
+  /** A notice under the title, on every tab (the message left its queue meanwhile). */
+  banner?: ReactNode;
   width?: number;
+  /** Fixed body height of a property sheet (tabs never resize it); default for tabbed sheets. */
+  height?: number;
   initialTab?: string;
 }
+
+const FOCUSABLE = 'button, input, select, textarea, [tabindex="0"], a[href]';
 
 /** The dialog frame every property sheet and prompt uses. */
 export function DialogShell({
@@ -36,23 +51,47 @@ export function DialogShell({
   okLabel = 'OK',
   okDisabled,
   applyDisabled,
+  destructive = false,
   error,
+  banner,
   width = 520,
+  height,
   initialTab,
 }: Props) {
+  const { top } = useContext(DialogLayer);
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
   const [tab, setTab] = useState(initialTab ?? tabs?.[0]?.id ?? '');
   const [busy, setBusy] = useState(false);
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
 
   useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    const first = ref.current?.querySelector<HTMLElement>(
-      '[data-autofocus], input:not([disabled]), select, textarea, [role="tab"][aria-selected="true"], button',
-    );
+    const root = ref.current;
+    // The first thing to type into, as a Windows dialog opens: a marked field, else the first field of the
+    // page, else the selected tab, else the first button. A destructive question starts on Cancel.
+    const first = destructive
+      ? cancelRef.current
+      : (root?.querySelector<HTMLElement>('[data-autofocus]') ??
+        root?.querySelector<HTMLElement>('.dialog-body :is(input, select, textarea):not([disabled])') ??
+        root?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"], button'));
     first?.focus();
-    return () => previous?.focus?.();
-  }, []);
+    // DialogHost gives the focus back when the dialog closes.
+  }, [destructive]);
+
+  // Esc closes the top dialog even when nothing in it has the focus (a button that just became disabled).
+  useEffect(() => {
+    if (!top) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || event.defaultPrevented) return;
+      if (ref.current?.contains(document.activeElement)) return; // handled by the dialog's own keydown
+      event.preventDefault();
+      closeRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [top]);
 
   const ok = async () => {
     if (!onOk) return onClose();
@@ -66,14 +105,27 @@ export function DialogShell({
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
+    const target = event.target as HTMLElement;
     if (event.key === 'Escape') {
       event.stopPropagation();
+      event.preventDefault();
       onClose();
+    } else if (
+      event.key === 'Enter' &&
+      (target.tagName === 'INPUT' || target.getAttribute('role') === 'tab') &&
+      !event.nativeEvent.isComposing
+    ) {
+      // Enter in a field presses the default button, as in any Windows dialog (Cancel when the action loses data).
+      const type = (target as HTMLInputElement).type;
+      if (type === 'checkbox' || type === 'radio' || type === 'file' || type === 'search') return;
+      event.preventDefault();
+      if (destructive) onClose();
+      else if (onOk && !okDisabled && !busy) void ok();
     } else if (event.key === 'Tab') {
       // Keep focus inside the modal.
-      const focusables = Array.from(
-        ref.current?.querySelectorAll<HTMLElement>('button, input, select, textarea, [tabindex="0"], a[href]') ?? [],
-      ).filter((e) => !e.hasAttribute('disabled'));
+      const focusables = Array.from(ref.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []).filter(
+        (e) => !e.hasAttribute('disabled'),
+      );
       const firstEl = focusables[0];
       const lastEl = focusables[focusables.length - 1];
       if (event.shiftKey && document.activeElement === firstEl) {
@@ -87,12 +139,13 @@ export function DialogShell({
   };
 
   const active = tabs?.find((t) => t.id === tab) ?? tabs?.[0];
+  const bodyHeight = height ?? (tabs && tabs.length > 0 ? 400 : undefined);
   return (
-    <div className="dialog-backdrop">
+    <div className="dialog-backdrop" inert={!top}>
       <div
         ref={ref}
-        className="dialog"
-        role="dialog"
+        className={`dialog${tabs ? ' sheet' : ''}`}
+        role={destructive ? 'alertdialog' : 'dialog'}
         aria-modal="true"
         aria-labelledby={titleId}
         style={{ width }}
@@ -101,6 +154,7 @@ export function DialogShell({
         <div className="dialog-title" id={titleId}>
           {title}
         </div>
+        {banner}
         {tabs && tabs.length > 0 && (
           <div className="tabs" role="tablist" aria-label={title}>
             {tabs.map((t) => (
@@ -139,6 +193,7 @@ export function DialogShell({
           role={tabs ? 'tabpanel' : undefined}
           id={`${titleId}-panel`}
           aria-labelledby={active ? `${titleId}-tab-${active.id}` : undefined}
+          style={bodyHeight ? { height: bodyHeight } : undefined}
         >
           {active ? active.render() : children}
         </div>
@@ -149,11 +204,16 @@ export function DialogShell({
         )}
         <div className="dialog-buttons">
           {onOk && (
-            <button type="button" className="primary" disabled={okDisabled || busy} onClick={() => void ok()}>
+            <button
+              type="button"
+              className={destructive ? 'danger' : 'primary'}
+              disabled={okDisabled || busy}
+              onClick={() => void ok()}
+            >
               {okLabel}
             </button>
           )}
-          <button type="button" onClick={onClose}>
+          <button ref={cancelRef} type="button" className={destructive ? 'primary' : undefined} onClick={onClose}>
             {onOk ? 'Cancel' : 'Close'}
           </button>
           {onApply && (
@@ -174,5 +234,14 @@ export function Field({ label, children, title }: { label: string; children: Rea
       <span className="field-label">{label}</span>
       <span className="field-value">{children}</span>
     </div>
+  );
+}
+
+/** The sentence under an invalid field that says what is allowed (not only a red border). */
+export function FieldError({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <span className="field-error" id={id} role="alert">
+      {children}
+    </span>
   );
 }

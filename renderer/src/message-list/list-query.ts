@@ -22,6 +22,12 @@ export interface ListFilter {
   /** datetime-local strings ('' = open). */
   arrivedFrom: string;
   arrivedTo: string;
+  /** The exact correlation ID, as typed. */
+  correlationId: string;
+  /** The application-specific value, as typed ('' = any; not a whole number = no filter, flagged by the bar). */
+  appSpecific: string;
+  /** Source computer name contains. */
+  sourceMachine: string;
 }
 
 /** Which queue the message list shows. */
@@ -33,7 +39,16 @@ export interface ListTarget {
 /** The filter the service evaluates. */
 export type ServiceFilter = z.input<typeof browseFilterSchema>;
 
-export const emptyFilter: ListFilter = { label: '', bodyText: '', classCodes: [], arrivedFrom: '', arrivedTo: '' };
+export const emptyFilter: ListFilter = {
+  label: '',
+  bodyText: '',
+  classCodes: [],
+  arrivedFrom: '',
+  arrivedTo: '',
+  correlationId: '',
+  appSpecific: '',
+  sourceMachine: '',
+};
 /** Receive order: priority, then arrival (the order MSMQ's snap-in lists). */
 export const defaultSort: ListSort = { column: 'queue', descending: false };
 
@@ -47,6 +62,10 @@ export function serviceFilter(filter: ListFilter): ServiceFilter | undefined {
   const to = localToIso(filter.arrivedTo);
   if (from) out.arrivedFrom = from;
   if (to) out.arrivedTo = to;
+  if (filter.correlationId.trim()) out.correlationId = filter.correlationId.trim();
+  if (/^\d+$/.test(filter.appSpecific.trim()) && Number(filter.appSpecific) <= 0xffffffff)
+    out.appSpecific = Number(filter.appSpecific.trim());
+  if (filter.sourceMachine.trim()) out.sourceMachine = filter.sourceMachine.trim();
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

@@ -3,6 +3,13 @@ import { createColumnHelper, type ColumnDef } from '@tanstack/react-table';
 import type { MessageInfo } from '@qk/model';
 import { classLabel, classMeaning, classTone } from '../format/message-class.js';
 import { formatBytes, formatCount, formatDuration, formatTime } from '../format/format.js';
+import {
+  acknowledgmentName,
+  acknowledgmentText,
+  deliveryName,
+  journalName,
+  journalText,
+} from '../format/message-props.js';
 import type { SortColumn } from './list-query.js';
 
 /** Extra facts per column the table needs besides react-table's definition. */
@@ -31,7 +38,7 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
   h.accessor('label', {
     id: 'label',
     header: 'Label',
-    size: 160,
+    size: 150,
     meta: meta('label'),
     cell: (c) => text(c.getValue() || null),
   }),
@@ -39,7 +46,7 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
   h.accessor('classCode', {
     id: 'class',
     header: 'Class',
-    size: 230,
+    size: 185,
     meta: meta('class'),
     cell: (c) => (
       <span className={`class-${classTone(c.getValue())}`} title={classMeaning(c.getValue())}>
@@ -75,14 +82,14 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
   h.accessor('sentTime', {
     id: 'sentTime',
     header: 'Sent',
-    size: 150,
+    size: 135,
     meta: meta('sentTime'),
     cell: (c) => timeCell(c.getValue()),
   }),
   h.accessor('arrivedTime', {
     id: 'arrivedTime',
     header: 'Arrived',
-    size: 150,
+    size: 135,
     meta: meta('arrivedTime'),
     cell: (c) => timeCell(c.getValue()),
   }),
@@ -126,7 +133,7 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
     header: 'Delivery',
     size: 90,
     meta: meta(null),
-    cell: (c) => (c.getValue() === 'recoverable' ? 'Recoverable' : 'Express'),
+    cell: (c) => deliveryName(c.getValue()),
   }),
   h.accessor('transactional', {
     id: 'transactional',
@@ -156,8 +163,20 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
     meta: meta(null),
     cell: (c) => formatDuration(c.getValue()),
   }),
-  h.accessor('acknowledge', { id: 'acknowledge', header: 'Acknowledgment', size: 100, meta: meta(null, 'right') }),
-  h.accessor('journal', { id: 'journal', header: 'Journal', size: 70, meta: meta(null, 'right') }),
+  h.accessor('acknowledge', {
+    id: 'acknowledge',
+    header: 'Acknowledgment',
+    size: 160,
+    meta: meta(null),
+    cell: (c) => <span title={acknowledgmentText(c.getValue())}>{acknowledgmentName(c.getValue())}</span>,
+  }),
+  h.accessor('journal', {
+    id: 'journal',
+    header: 'Journal',
+    size: 130,
+    meta: meta(null),
+    cell: (c) => <span title={journalText(c.getValue())}>{journalName(c.getValue())}</span>,
+  }),
 ];
 
 /** Column id → header text, for Add/Remove Columns. */

@@ -1,34 +1,38 @@
-/** Import messages from an exported JSON file. */
+/**
+ * Import messages from an exported file, with a preview first (issue 12, point 5): how many, from which
+ * queue, of which classes. The default is to send them as new messages (class NORMAL, sent now, timers
+ * from now); keeping them as they were is a choice, with what that means said beside it.
+ */
 import { useState } from 'react';
-import { DialogShell } from '../dialogs/DialogShell.js';
+import type { MessageInfo } from '@qk/model';
+import { DialogShell, Field } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
+import { formatBytes, formatCount, formatTime } from '../format/format.js';
 import { useStoreApi } from '../store/use-app-store.js';
 import { queueShortName } from '../tree/tree-model.js';
+import { previewImport, type ImportPreview } from './import-preview.js';
+import { readImport } from './message-transfer.js';
 
 /** The Import dialog. */
 export function ImportDialog({ computer, path }: { computer: string; path: string }) {
   const store = useStoreApi();
-  const [text, setText] = useState<string | null>(null);
-  const [fileName, setFileName] = useState('');
-  const [keepIds, setKeepIds] = useState(true);
+  const [file, setFile] = useState<{ name: string; messages: MessageInfo[]; preview: ImportPreview } | null>(null);
+  const [mode, setMode] = useState<'new' | 'keep'>('new');
   const [error, setError] = useState<string | null>(null);
+  const preview = file?.preview;
   return (
     <DialogShell
       title={`Import messages into ${queueShortName(path)}`}
       onClose={() => store.getState().closeDialog()}
       okLabel="Import"
-      okDisabled={text === null}
+      okDisabled={!file || file.messages.length === 0}
       error={error}
-      onOk={async () => {
-        try {
-          const job = store.getState().importMessages(computer, path, text ?? '', keepIds);
-          store.getState().closeDialog();
-          await job;
-          return true;
-        } catch (e) {
-          setError(errorText(e));
-          return false;
-        }
+      width={560}
+      onOk={() => {
+        if (!file) return false;
+        // The import runs as a job in the status bar (progress, Cancel, an honest summary).
+        void store.getState().importMessages(computer, path, file.messages, mode);
+        return true;
       }}
     >
       <label className="form-row">
@@ -38,19 +42,53 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
           accept=".json,application/json"
           aria-label="Export file"
           onChange={async (e) => {
-            const file = e.target.files?.[0];
-            if (!file) return;
-            setFileName(file.name);
-            setText(await file.text());
+            const chosen = e.target.files?.[0];
+            if (!chosen) return;
+            try {
+              const { messages, source } = readImport(await chosen.text());
+              setFile({ name: chosen.name, messages, preview: previewImport(messages, source, Date.now()) });
+              setError(null);
+            } catch (err) {
+              setFile(null);
+              setError(errorText(err));
+            }
           }}
         />
       </label>
-      {fileName && <p className="hint">{fileName}</p>}
-      <label className="check-row">
-        <input type="checkbox" checked={keepIds} onChange={(e) => setKeepIds(e.target.checked)} /> Keep message IDs,
-        classes, source computer and sent times (arrive as the original messages)
-      </label>
-      <p className="hint">Without this option each message is sent anew with the same properties and body.</p>
+      {preview && (
+        <div className="import-preview" role="region" aria-label="File contents">
+          <Field label="Messages">
+            {formatCount(preview.count)} ({formatBytes(preview.bytes)} of bodies)
+          </Field>
+          <Field label="Exported from">
+            {preview.source
+              ? `${preview.source.path} on ${preview.source.computer}${preview.source.exportedTime ? `, ${formatTime(preview.source.exportedTime)}` : ''}`
+              : 'not recorded in the file'}
+          </Field>
+          <Field label="Classes">
+            {preview.classes.map((c) => `${c.name} ${formatCount(c.count)}`).join(', ') || '—'}
+          </Field>
+        </div>
+      )}
+      <fieldset className="plain-fieldset">
+        <legend>How they arrive</legend>
+        <label className="check-row">
+          <input type="radio" name="import-mode" checked={mode === 'new'} onChange={() => setMode('new')} />
+          Send as new messages (class NORMAL, sent now, timers counted from now)
+        </label>
+        <label className="check-row">
+          <input type="radio" name="import-mode" checked={mode === 'keep'} onChange={() => setMode('keep')} />
+          Keep IDs, classes, source computer and sent times (arrive as the original messages)
+        </label>
+      </fieldset>
+      {mode === 'keep' && preview && (preview.expiredIfKept > 0 || preview.nackClasses > 0) && (
+        <p className="warning-text" role="note">
+          {preview.expiredIfKept > 0 &&
+            `${formatCount(preview.expiredIfKept)} of them ran out of time to be received since they were sent: kept as they were, they expire on arrival. `}
+          {preview.nackClasses > 0 &&
+            `${formatCount(preview.nackClasses)} keep a NACK class and would sit in ${queueShortName(path)} as dead letters or acknowledgments.`}
+        </p>
+      )}
     </DialogShell>
   );
 }

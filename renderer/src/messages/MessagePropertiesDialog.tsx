@@ -2,9 +2,17 @@
 import { useMemo, useState } from 'react';
 import type { MessageInfo } from '@qk/model';
 import { base64ToBytes, bodyKind, hexDump, prettyBody } from '../format/body-view.js';
-import { formatBytes, formatDuration, formatTime } from '../format/format.js';
+import { formatBytes, formatTime } from '../format/format.js';
+import {
+  acknowledgmentText,
+  beReceivedText,
+  deliveryName,
+  journalText,
+  reachQueueText,
+  type TimerPlace,
+} from '../format/message-props.js';
 import { classLabel, classMeaning, classTone } from '../format/message-class.js';
-import type { MessageLocation } from '../store/shared.js';
+import { samePath, type MessageLocation } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { isAcknowledgmentMessage, listNodeFor } from './details-slice.js';
 import { nodeCaption, parseNodeId } from '../tree/tree-model.js';
@@ -15,15 +23,6 @@ function whereText(path: string): string {
   return nodeCaption(parseNodeId(listNodeFor('x', path)), '');
 }
 
-function remaining(fromIso: string, seconds: number | null, now: number): string {
-  if (seconds === null || seconds >= 0xffffffff) return 'Unlimited';
-  const ends = new Date(fromIso).getTime() + seconds * 1000;
-  const left = Math.round((ends - now) / 1000);
-  return left > 0
-    ? `${formatDuration(seconds)} — ${formatDuration(left)} left (until ${formatTime(new Date(ends).toISOString())})`
-    : `${formatDuration(seconds)} — expired at ${formatTime(new Date(ends).toISOString())}`;
-}
-
 function ClassText({ code }: { code: number }) {
   return (
     <span className={`class-${classTone(code)}`} title={classMeaning(code)}>
@@ -32,7 +31,7 @@ function ClassText({ code }: { code: number }) {
   );
 }
 
-function General({ m, deadLetter }: { m: MessageInfo; deadLetter: boolean }) {
+function General({ m, deadLetter, place }: { m: MessageInfo; deadLetter: boolean; place: TimerPlace }) {
   const now = Date.now();
   return (
     <>
@@ -60,13 +59,16 @@ function General({ m, deadLetter }: { m: MessageInfo; deadLetter: boolean }) {
       <Field label="Arrived">
         <span title={m.arrivedTime}>{formatTime(m.arrivedTime)}</span>
       </Field>
-      <Field label="Delivery">{m.delivery === 'recoverable' ? 'Recoverable' : 'Express'}</Field>
-      <Field label="Time to reach queue">{remaining(m.sentTime, m.timeToReachQueue, now)}</Field>
-      <Field label="Time to be received">{remaining(m.sentTime, m.timeToBeReceived, now)}</Field>
-      <Field label="Acknowledgment requested">{m.acknowledge}</Field>
-      <Field label="Journal / dead letter">
-        {['None', 'Dead letter', 'Journal', 'Journal and dead letter'][m.journal] ?? m.journal}
+      <Field label="Delivery">
+        {deliveryName(m.delivery)}
+        {m.delivery === 'express' ? (
+          <span className="muted"> (in memory; lost if Message Queuing restarts)</span>
+        ) : null}
       </Field>
+      <Field label="Time to reach queue">{reachQueueText(m, place, now)}</Field>
+      <Field label="Time to be received">{beReceivedText(m, now)}</Field>
+      <Field label="Acknowledgment requested">{acknowledgmentText(m.acknowledge)}</Field>
+      <Field label="Journal / dead letter">{journalText(m.journal)}</Field>
       <Field label="Application-specific">{m.appSpecific}</Field>
       {m.conversation && <Field label="Conversation">{m.conversation}</Field>}
     </>
@@ -222,6 +224,12 @@ export function MessagePropertiesDialog() {
   const store = useStoreApi();
   const details = useAppStore((s) => s.details);
   const m = details?.message ?? null;
+  // Time to reach queue runs only on the way (in an outgoing queue); in any other queue it was met on arrival.
+  const place: TimerPlace = useAppStore((s) =>
+    details && s.queues[details.computer]?.find((q) => samePath(q.path, details.path))?.type === 'outgoing'
+      ? 'outgoing'
+      : 'destination',
+  );
   const close = () => store.getState().closeDialog();
   if (!m) {
     return (
@@ -239,7 +247,14 @@ export function MessagePropertiesDialog() {
   return (
     <DialogShell
       key={`${details?.path}|${m.lookupId}`}
-      title={`${m.label || 'Message'} Properties`}
+      title={`${m.label || 'Message'} Properties${details?.gone ? ' (no longer in the queue)' : ''}`}
+      banner={
+        details?.gone ? (
+          <div className="dialog-banner" role="status">
+            This message is no longer in {whereText(details.path)}. {details.gone} What you see is how it was.
+          </div>
+        ) : null
+      }
       onClose={close}
       width={640}
       initialTab={isAcknowledgmentMessage(m, details?.path ?? '') ? 'acks' : 'general'}
@@ -251,6 +266,7 @@ export function MessagePropertiesDialog() {
             <General
               m={m}
               deadLetter={(m.classCode & 0x8000) !== 0 && !isAcknowledgmentMessage(m, details?.path ?? '')}
+              place={place}
             />
           ),
         },

@@ -12,9 +12,10 @@ export function MoveDialog({ computer, path }: { computer: string; path: string 
   const store = useStoreApi();
   const queues = useAppStore((s) => s.queues[computer] ?? EMPTY_QUEUES);
   const count = useAppStore((s) => s.selectedCount());
+  // Application queues only: a system queue takes only what the queue manager itself puts there.
   const choices = queues.filter(
     (q) =>
-      !samePath(q.path, path) && (q.type === 'private' || q.type === 'public' || classifyQueue(q).group === 'system'),
+      !samePath(q.path, path) && (q.type === 'private' || q.type === 'public') && classifyQueue(q).group !== 'hidden',
   );
   const [target, setTarget] = useState(choices[0]?.path ?? '');
   return (
@@ -24,7 +25,7 @@ export function MoveDialog({ computer, path }: { computer: string; path: string 
       okLabel="Move"
       okDisabled={target === ''}
       onOk={() => {
-        store.getState().closeDialog();
+        // The move runs as a job in the status bar; the shell closes this dialog.
         void store.getState().moveSelected(target);
       }}
     >

@@ -1,7 +1,8 @@
 /** Send test message: every send property of CLI.md (`qk send`), with MSMQ's defaults. */
-import { useState } from 'react';
-import { acknowledgmentLevels, journalLevels, Limits, type SendProperties } from '@qk/model';
+import { useEffect, useState } from 'react';
+import { acknowledgmentLevels, journalLevels, Limits, type MessageInfo, type SendProperties } from '@qk/model';
 import { textToBase64 } from '../format/body-view.js';
+import { acknowledgmentText } from '../format/message-props.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { queueShortName } from '../tree/tree-model.js';
 import { DialogShell } from '../dialogs/DialogShell.js';
@@ -69,21 +70,77 @@ export function sendPropertiesOf(form: Form): SendProperties {
   return message;
 }
 
+/** The form filled from an existing message: every property a sender can set, and its body. */
+export function formOf(m: MessageInfo): Form {
+  const ack = (Object.entries(acknowledgmentLevels).find(([, v]) => v === m.acknowledge)?.[0] ?? 'none') as Form['ack'];
+  const journal = (Object.entries(journalLevels).find(([, v]) => v === m.journal)?.[0] ?? 'none') as Form['journal'];
+  return {
+    body: m.body ?? '',
+    bodyFileBase64: m.body === null ? m.bodyBase64 : null,
+    label: m.label,
+    priority: String(m.priority),
+    recoverable: m.delivery === 'recoverable',
+    transactional: m.transactional,
+    journal,
+    ack,
+    adminQueue: m.adminQueue ?? '',
+    responseQueue: m.responseQueue ?? '',
+    ttrq: m.timeToReachQueue >= 0xffffffff ? '' : String(m.timeToReachQueue),
+    ttbr: m.timeToBeReceived === null || m.timeToBeReceived >= 0xffffffff ? '' : String(m.timeToBeReceived),
+    correlationId: m.correlationId ?? '',
+    appSpecific: String(m.appSpecific),
+    conversation: m.conversation ?? '',
+    from: '',
+  };
+}
+
+/** Where the dialog starts from: a blank test message, or an existing message to resend or copy. */
+export type SendSource = { path: string; lookupId: number; mode: 'resend' | 'copy' } | undefined;
+
 /** The dialog. */
-export function SendTestDialog({ computer, path }: { computer: string; path: string }) {
+export function SendTestDialog({ computer, path, from }: { computer: string; path: string; from?: SendSource }) {
   const store = useStoreApi();
   const queues = useAppStore((s) => s.queues[computer]);
   const queuePaths = (queues ?? []).map((q) => q.path);
+  const targets = (queues ?? []).filter((q) => q.type === 'private' || q.type === 'public').map((q) => q.path);
   const [form, setForm] = useState<Form>(initial);
+  const [destination, setDestination] = useState(path);
+  const [original, setOriginal] = useState<MessageInfo | null>(null);
+  const [deleteOriginal, setDeleteOriginal] = useState(from?.mode === 'resend');
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const set = <K extends keyof Form>(key: K, value: Form[K]) => setForm((f) => ({ ...f, [key]: value }));
-  const valid = isUint(form.ttrq) && isUint(form.ttbr) && isUint(form.appSpecific);
+  const valid = isUint(form.ttrq) && isUint(form.ttbr) && isUint(form.appSpecific) && (!from || original !== null);
+
+  useEffect(() => {
+    if (!from) return;
+    store
+      .getState()
+      .fetchMessage(computer, from.path, from.lookupId)
+      .then(
+        (m) => {
+          setOriginal(m);
+          setForm(formOf(m));
+          // A dead letter or a journal copy goes back to where it was going; others stay where they are.
+          const home = targets.find((t) => t.toLowerCase() === m.destinationQueue.toLowerCase());
+          if (!targets.some((t) => t.toLowerCase() === from.path.toLowerCase()) && home) setDestination(home);
+        },
+        (e: unknown) => setError(errorText(e)),
+      );
+    // Loaded once for the message the dialog was opened on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const send = async (): Promise<boolean> => {
     try {
-      const id = await store.getState().sendTestMessage(computer, path, sendPropertiesOf(form), form.transactional);
+      const id = await store
+        .getState()
+        .sendTestMessage(computer, destination, sendPropertiesOf(form), form.transactional);
       setSent(id);
+      if (from && original && deleteOriginal) {
+        // Edit and resend: the original goes only once the new message was accepted.
+        await store.getState().deleteMessages(computer, from.path, [original.lookupId]);
+      }
       setError(null);
       return true;
     } catch (e) {
@@ -91,6 +148,12 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
       return false;
     }
   };
+
+  const title = !from
+    ? `Send test message to ${queueShortName(path)}`
+    : from.mode === 'resend'
+      ? `Edit and resend ${original?.label || 'message'}`
+      : `Send a copy of ${original?.label || 'message'}`;
 
   const text = (key: keyof Form, label: string, extra: { placeholder?: string; list?: string } = {}) => (
     <label className="form-row">
@@ -106,7 +169,7 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
 
   return (
     <DialogShell
-      title={`Send test message to ${queueShortName(path)}`}
+      title={title}
       onClose={() => store.getState().closeDialog()}
       okLabel="Send"
       okDisabled={!valid}
@@ -120,6 +183,28 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
           label: 'Message',
           render: () => (
             <>
+              {from && (
+                <>
+                  <label className="form-row">
+                    <span>Send to</span>
+                    <select value={destination} onChange={(e) => setDestination(e.target.value)} aria-label="Send to">
+                      {[destination, ...targets.filter((t) => t !== destination)].map((t) => (
+                        <option key={t} value={t}>
+                          {t}
+                        </option>
+                      ))}
+                    </select>
+                  </label>
+                  <label className="check-row">
+                    <input
+                      type="checkbox"
+                      checked={deleteOriginal}
+                      onChange={(e) => setDeleteOriginal(e.target.checked)}
+                    />
+                    Delete the original once this one is sent (edit and resend)
+                  </label>
+                </>
+              )}
               {text('label', 'Label')}
               <label className="form-row">
                 <span>Body</span>
@@ -195,7 +280,7 @@ export function SendTestDialog({ computer, path }: { computer: string; path: str
                 >
                   {Object.entries(acknowledgmentLevels).map(([name, value]) => (
                     <option key={name} value={name}>
-                      {name} ({value})
+                      {acknowledgmentText(value)}
                     </option>
                   ))}
                 </select>

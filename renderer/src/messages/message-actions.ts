@@ -1,7 +1,8 @@
 /** Bulk actions over the selected messages, each run as a cancellable job in chunks. */
 import type { MessageInfo } from '@qk/model';
 import { describeError } from '../client/console-client.js';
-import { exportFileName, exportJson, parseImport, toSendProperties } from './message-transfer.js';
+import { formatCount } from '../format/format.js';
+import { exportFileName, exportJson, toSendProperties } from './message-transfer.js';
 import type { SliceCreator } from '../store/shared.js';
 import type { MessageActions } from '../store/types.js';
 
@@ -16,7 +17,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ctx) => ({
   async deleteSelected() {
@@ -85,27 +86,33 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
       }
       const total = [...byDestination.values()].reduce((n, ids) => n + ids.length, 0);
       job.setTotal(total);
-      let moved = 0;
+      const outcomes: DestinationOutcome[] = [];
       let done = 0;
       for (const [destination, ids] of byDestination) {
+        const outcome: DestinationOutcome = { destination, sent: 0, failed: 0, codes: new Map() };
+        outcomes.push(outcome);
         for (const chunk of chunks(ids, CHUNK)) {
           if (job.signal.aborted) break;
           try {
             const result = await client.messagesMove({ path: target.path, lookupIds: chunk, target: destination });
-            moved += result.moved;
-            for (const failure of result.failed)
+            outcome.sent += result.moved;
+            for (const failure of result.failed) {
+              outcome.failed += 1;
+              outcome.codes.set(failure.code, (outcome.codes.get(failure.code) ?? 0) + 1);
               job.fail(`Lookup ID ${failure.lookupId} → ${destination}`, failure.code, failure.message);
+            }
           } catch (error) {
             // A destination that does not exist fails its whole group; the others still go.
             const { code, message } = describeError(error);
+            outcome.failed += chunk.length;
+            outcome.codes.set(code, (outcome.codes.get(code) ?? 0) + chunk.length);
             for (const id of chunk) job.fail(`Lookup ID ${id} → ${destination}`, code, message);
           }
           done += chunk.length;
           job.progress(done);
         }
       }
-      const failed = done - moved;
-      return `Resent ${plural(moved, 'message')} to ${plural(byDestination.size, 'destination')}${failed > 0 ? `; ${plural(failed, 'message')} failed again` : ''}.`;
+      return resendSummary(outcomes);
     });
     get().clearSelection();
     get().invalidateList();
@@ -140,9 +147,17 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     return { fileName: exportFileName(target.path), json: exportJson(computer, target.path, messages) };
   },
 
-  async importMessages(computer, path, text, keepIds) {
-    const messages = parseImport(text);
+  async importMessages(computer, path, messages, mode) {
+    const keepIds = mode === 'keep';
     const client = ctx.clientFor(computer);
+    // New messages take the target's type (R-M1: a nontransactional message is not delivered to a
+    // transactional queue, nor the other way round).
+    const transactional = (await client.queueShow({ path })).transactional;
+    const now = Date.now();
+    const expiring = keepIds
+      ? messages.filter((m) => m.timeToBeReceived !== null && Date.parse(m.sentTime) + m.timeToBeReceived * 1000 <= now)
+          .length
+      : 0;
     return get().runJob(`Import ${plural(messages.length, 'message')} into ${path}`, async (job) => {
       job.setTotal(messages.length);
       let stored = 0;
@@ -175,7 +190,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
             messages: chunk.map((m) => ({
               path,
               message: toSendProperties(m),
-              ...(m.transactional ? { transactional: true } : {}),
+              ...(transactional ? { transactional: true } : {}),
             })),
           });
           stored += chunk.length;
@@ -183,7 +198,14 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
           job.progress(done);
         }
       }
-      return `Imported ${plural(stored, 'message')} into ${path}.`;
+      const refused = done - stored;
+      if (!keepIds) return `Imported ${plural(stored, 'message')} into ${path} as new messages.`;
+      return [
+        `Imported ${formatCount(stored)} of ${plural(done, 'message')} into ${path} as they were`,
+        refused > 0 ? `; ${formatCount(refused)} refused` : '',
+        expiring > 0 ? `; ${formatCount(expiring)} had run out of time to be received and expired on arrival` : '',
+        '.',
+      ].join('');
     });
   },
 
@@ -193,4 +215,47 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
       .send({ path, message, ...(transactional ? { transactional: true } : {}) });
     return id;
   },
+
+  searchMessages(computer, filter) {
+    return ctx.clientFor(computer).messagesSearch({ filter, limit: 500 });
+  },
+
+  async deleteMessages(computer, path, lookupIds) {
+    const { deleted } = await ctx.clientFor(computer).messagesDelete({ path, lookupIds });
+    if (get().target?.computer === computer) get().invalidateList();
+    return deleted;
+  },
+
+  fetchMessage(computer, path, lookupId) {
+    return ctx.clientFor(computer).messageGet({ path, lookupId });
+  },
 });
+
+/** What a resend did for one destination queue. */
+interface DestinationOutcome {
+  destination: string;
+  sent: number;
+  failed: number;
+  /** Failures by error code. */
+  codes: Map<string, number>;
+}
+
+/**
+ * The honest summary of a resend, destination by destination (issue 12, point 5): "Resent 20 of 26.
+ * .\private$\orders: 20 sent. .\private$\gone: 6 failed (QUEUE_NOT_FOUND 6)." — never a total that
+ * hides that every message to one destination failed.
+ */
+export function resendSummary(outcomes: readonly DestinationOutcome[]): string {
+  const sent = outcomes.reduce((n, o) => n + o.sent, 0);
+  const all = outcomes.reduce((n, o) => n + o.sent + o.failed, 0);
+  const parts = outcomes.map((o) => {
+    const bits: string[] = [];
+    if (o.sent > 0) bits.push(`${formatCount(o.sent)} sent`);
+    if (o.failed > 0)
+      bits.push(
+        `${formatCount(o.failed)} failed (${[...o.codes].map(([code, n]) => `${code} ${formatCount(n)}`).join(', ')})`,
+      );
+    return `${o.destination}: ${bits.join(', ') || 'nothing'}`;
+  });
+  return `Resent ${formatCount(sent)} of ${plural(all, 'message')}. ${parts.join('. ')}.`;
+}

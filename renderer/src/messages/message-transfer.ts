@@ -1,6 +1,7 @@
 /** Lossless export/import of messages as JSON (MessageInfo[], bodies in base64). */
 import { messageInfoSchema } from '@qk/api';
 import type { MessageInfo, SendProperties } from '@qk/model';
+import type { ImportSource } from './import-preview.js';
 
 /** The file format written by Export and read by Import. */
 export interface MessageExport {
@@ -37,6 +38,11 @@ export function exportFileName(path: string, now = new Date()): string {
 
 /** Reads an export (or a bare MessageInfo[]); throws with the index of the first bad message. */
 export function parseImport(text: string): MessageInfo[] {
+  return readImport(text).messages;
+}
+
+/** Reads an export with where it came from (null for a bare list); throws with the first bad message. */
+export function readImport(text: string): { messages: MessageInfo[]; source: ImportSource | null } {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -45,7 +51,12 @@ export function parseImport(text: string): MessageInfo[] {
   }
   const list = Array.isArray(doc) ? doc : (doc as { messages?: unknown } | null)?.messages;
   if (!Array.isArray(list)) throw new Error('The file holds no "messages" list.');
-  return list.map((item, index) => {
+  const meta = Array.isArray(doc) ? null : (doc as Partial<MessageExport>);
+  const source =
+    meta && typeof meta.computer === 'string' && typeof meta.path === 'string'
+      ? { computer: meta.computer, path: meta.path, exportedTime: String(meta.exportedTime ?? '') }
+      : null;
+  const messages = list.map((item, index) => {
     const parsed = messageInfoSchema.safeParse(item);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -55,6 +66,7 @@ export function parseImport(text: string): MessageInfo[] {
     }
     return parsed.data;
   });
+  return { messages, source };
 }
 
 /** The send properties that reproduce a message (everything a sender can set). */

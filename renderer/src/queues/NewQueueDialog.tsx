@@ -5,6 +5,7 @@ import { DialogShell } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { kbOrNull, validKb } from './quota-input.js';
+import { QuotaField } from './QuotaField.js';
 
 /** The New Queue dialog. */
 export function NewQueueDialog({ computer, queueType }: { computer: string; queueType: 'private' | 'public' }) {
@@ -64,10 +65,7 @@ export function NewQueueDialog({ computer, queueType }: { computer: string; queu
         <span>Label</span>
         <input value={label} onChange={(e) => setLabel(e.target.value)} />
       </label>
-      <label className="form-row">
-        <span>Limit message storage to (KB)</span>
-        <input value={quota} onChange={(e) => setQuota(e.target.value)} placeholder="unlimited" inputMode="numeric" />
-      </label>
+      <QuotaField label="Limit message storage to (KB)" value={quota} onChange={setQuota} />
     </DialogShell>
   );
 }

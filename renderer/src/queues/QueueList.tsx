@@ -1,4 +1,8 @@
-/** The list of queues of a folder (Private Queues, Public Queues, Outgoing Queues, System Queues). */
+/**
+ * The list of queues of a folder (Private Queues, Public Queues, Outgoing Queues, System Queues). MMC's
+ * selection model: the selected row is what the toolbar, the Action menu, the Actions pane and its context
+ * menu act on; Enter or a double-click opens it; a right-click shows that row's menu where one clicked.
+ */
 import {
   createColumnHelper,
   flexRender,
@@ -9,12 +13,13 @@ import {
 } from '@tanstack/react-table';
 import { useState, type KeyboardEvent } from 'react';
 import type { QueueInfo } from '@qk/model';
-import { buildActions } from '../commands/actions.js';
+import { buildActions, findAction } from '../commands/actions.js';
 import { formatBytes, formatCount } from '../format/format.js';
-import { useStoreApi } from '../store/use-app-store.js';
-import { classifyQueue, nodeId, queueShortName, systemQueueCaptions } from '../tree/tree-model.js';
+import { queueWarnings } from '../format/quota-state.js';
 import { useContextMenu } from '../shell/ContextMenu.js';
 import { UsageBar } from '../shell/UsageBar.js';
+import { useAppStore, useStoreApi } from '../store/use-app-store.js';
+import { classifyQueue, nodeId, queueShortName, systemQueueCaptions } from '../tree/tree-model.js';
 
 const h = createColumnHelper<QueueInfo>();
 
@@ -23,49 +28,115 @@ function displayName(queue: QueueInfo): string {
   return group.group === 'system' ? systemQueueCaptions[group.kind] : queueShortName(queue.path);
 }
 
-const queueColumns = [
-  h.accessor((q) => displayName(q), { id: 'name', header: 'Name', size: 200 }),
-  h.accessor('label', { id: 'label', header: 'Label', size: 160 }),
-  h.accessor('messageCount', { id: 'messages', header: 'Messages', size: 90, cell: (c) => formatCount(c.getValue()) }),
-  h.accessor('journalMessageCount', {
-    id: 'journal',
-    header: 'Journal messages',
-    size: 120,
-    cell: (c) => formatCount(c.getValue()),
-  }),
-  h.accessor('bytes', { id: 'bytes', header: 'Bytes', size: 90, cell: (c) => formatBytes(c.getValue()) }),
-  h.accessor('quotaKB', {
-    id: 'quota',
-    header: 'Quota usage',
-    size: 170,
-    enableSorting: false,
-    cell: (c) => (
-      <UsageBar
-        compact
-        usedBytes={c.row.original.bytes}
-        limitKB={c.getValue()}
-        label={`Quota usage of ${displayName(c.row.original)}`}
-      />
-    ),
-  }),
-  h.accessor('transactional', {
-    id: 'transactional',
-    header: 'Transactional',
-    size: 100,
-    cell: (c) => (c.getValue() ? 'Yes' : 'No'),
-  }),
-];
-const rightAligned = new Set(['messages', 'journal', 'bytes']);
+const isSystem = (queue: QueueInfo) => classifyQueue(queue).group === 'system';
 
-/** A grid of queues; double-click or Enter opens the queue's messages. */
+/** The shared limit system queues count against (their own quota is the computer's MachineJournalQuota). */
+export interface SharedQuota {
+  machineJournalQuotaKB: number | null;
+}
+
+function columnsFor(shared: SharedQuota) {
+  return [
+    h.accessor((q) => displayName(q), {
+      id: 'name',
+      header: 'Name',
+      size: 140,
+      cell: (c) => {
+        const warnings = queueWarnings(c.row.original);
+        return (
+          <span className="name-cell">
+            {c.getValue()}
+            {warnings.length > 0 && (
+              <span
+                className={`warn-badge ${warnings.some((w) => w.state === 'full') ? 'full' : ''}`}
+                title={warnings.map((w) => w.text).join(' ')}
+                aria-label={warnings.map((w) => w.text).join(' ')}
+              >
+                ⚠
+              </span>
+            )}
+          </span>
+        );
+      },
+    }),
+    h.accessor('label', { id: 'label', header: 'Label', size: 130 }),
+    h.accessor('messageCount', {
+      id: 'messages',
+      header: 'Messages',
+      size: 75,
+      cell: (c) => formatCount(c.getValue()),
+    }),
+    h.accessor('bytes', { id: 'bytes', header: 'Size', size: 75, cell: (c) => formatBytes(c.getValue()) }),
+    h.accessor('quotaKB', {
+      id: 'quota',
+      header: 'Quota usage',
+      size: 120,
+      enableSorting: false,
+      cell: (c) => {
+        const q = c.row.original;
+        // R-D6: the system queues together count against MachineJournalQuota; each shows its share.
+        const limit = isSystem(q) ? shared.machineJournalQuotaKB : c.getValue();
+        return (
+          <UsageBar
+            compact
+            usedBytes={q.bytes}
+            limitKB={limit}
+            label={`Quota usage of ${displayName(q)}${isSystem(q) ? ' (share of MachineJournalQuota)' : ''}`}
+            {...(isSystem(q) ? { note: 'MachineJournalQuota' } : {})}
+          />
+        );
+      },
+    }),
+    h.accessor('journalMessageCount', {
+      id: 'journal',
+      header: 'Journal messages',
+      size: 85,
+      cell: (c) => (isSystem(c.row.original) ? '' : formatCount(c.getValue())),
+    }),
+    h.accessor('journalBytes', {
+      id: 'journalBytes',
+      header: 'Journal size',
+      size: 80,
+      cell: (c) => (isSystem(c.row.original) ? '' : formatBytes(c.getValue())),
+    }),
+    h.accessor('journalQuotaKB', {
+      id: 'journalQuota',
+      header: 'Journal quota usage',
+      size: 120,
+      enableSorting: false,
+      cell: (c) =>
+        isSystem(c.row.original) ? null : (
+          <UsageBar
+            compact
+            usedBytes={c.row.original.journalBytes}
+            limitKB={c.getValue()}
+            label={`Journal quota usage of ${displayName(c.row.original)}`}
+          />
+        ),
+    }),
+    h.accessor('transactional', {
+      id: 'transactional',
+      header: 'Transactional',
+      size: 90,
+      cell: (c) => (c.getValue() ? 'Yes' : 'No'),
+    }),
+  ];
+}
+const rightAligned = new Set(['messages', 'journal', 'bytes', 'journalBytes']);
+
+/** A grid of queues. */
 export function QueueList({ computer, queues, caption }: { computer: string; queues: QueueInfo[]; caption: string }) {
   const store = useStoreApi();
   const openMenu = useContextMenu();
+  const selected = useAppStore((s) => s.resultSelection);
+  const machineJournalQuotaKB = useAppStore(
+    (s) => s.settings[computer]?.find((x) => x.name === 'MachineJournalQuota')?.value ?? null,
+  );
   const [sorting, setSorting] = useState<SortingState>([]);
   const [focused, setFocused] = useState(0);
   const table = useReactTable({
     data: queues,
-    columns: queueColumns,
+    columns: columnsFor({ machineJournalQuotaKB }),
     state: { sorting },
     onSortingChange: setSorting,
     getCoreRowModel: getCoreRowModel(),
@@ -74,27 +145,55 @@ export function QueueList({ computer, queues, caption }: { computer: string; que
   });
   const rows = table.getRowModel().rows;
 
-  const open = (queue: QueueInfo | undefined) => {
-    if (!queue) return;
-    const group = classifyQueue(queue);
-    store
-      .getState()
-      .revealNode(
-        group.group === 'system'
-          ? nodeId(computer, 'systemQueue', queue.path)
-          : nodeId(computer, 'queueMessages', queue.path),
-      );
-  };
   const nodeFor = (queue: QueueInfo) =>
-    classifyQueue(queue).group === 'system'
-      ? nodeId(computer, 'systemQueue', queue.path)
-      : nodeId(computer, 'queue', queue.path);
+    isSystem(queue) ? nodeId(computer, 'systemQueue', queue.path) : nodeId(computer, 'queue', queue.path);
+  const select = (index: number) => {
+    const row = rows[index];
+    setFocused(index);
+    store.getState().selectResultItem(row ? nodeFor(row.original) : null);
+  };
+  const selectionMenu = () => buildActions(store).selectionActions;
+  const runOwn = (...ids: string[]) => {
+    const model = buildActions(store);
+    const item = model.selectionActions.find((a) => ids.includes(a.id));
+    item?.run();
+  };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown') setFocused((f) => Math.min(rows.length - 1, f + 1));
-    else if (event.key === 'ArrowUp') setFocused((f) => Math.max(0, f - 1));
-    else if (event.key === 'Enter') open(rows[focused]?.original);
-    else return;
+    const current = rows.findIndex((r) => nodeFor(r.original) === selected);
+    const at = current >= 0 ? current : focused;
+    switch (event.key) {
+      case 'ArrowDown':
+        select(Math.min(rows.length - 1, current < 0 ? 0 : at + 1));
+        break;
+      case 'ArrowUp':
+        select(Math.max(0, at - 1));
+        break;
+      case 'Home':
+        select(0);
+        break;
+      case 'End':
+        select(rows.length - 1);
+        break;
+      case 'Enter':
+        if (event.altKey) return;
+        if (current < 0) select(at);
+        runOwn('open');
+        break;
+      case 'Delete':
+        runOwn('deleteQueue');
+        break;
+      case 'F10':
+      case 'ContextMenu': {
+        if (event.key === 'F10' && !event.shiftKey) return;
+        if (current < 0) select(at);
+        const rect = document.getElementById(`queue-row-${at}`)?.getBoundingClientRect();
+        openMenu((rect?.left ?? 0) + 24, rect?.bottom ?? 0, selectionMenu());
+        break;
+      }
+      default:
+        return;
+    }
     event.preventDefault();
   };
 
@@ -129,37 +228,39 @@ export function QueueList({ computer, queues, caption }: { computer: string; que
           </div>
         ))}
       </div>
-      {rows.map((row, index) => (
-        <div
-          key={row.id}
-          id={`queue-row-${index}`}
-          role="row"
-          aria-rowindex={index + 2}
-          aria-selected={index === focused}
-          data-path={row.original.path}
-          className={`grid-row static${index === focused ? ' selected' : ''}${index % 2 ? ' odd' : ''}${row.original.messageCount > 0 ? ' has-messages' : ''}`}
-          style={{ width: table.getTotalSize() }}
-          onMouseDown={() => setFocused(index)}
-          onDoubleClick={() => open(row.original)}
-          onContextMenu={(e) => {
-            e.preventDefault();
-            setFocused(index);
-            store.getState().selectNode(nodeFor(row.original));
-            openMenu(e.clientX, e.clientY, buildActions(store).nodeActions);
-          }}
-        >
-          {row.getVisibleCells().map((cell) => (
-            <div
-              key={cell.id}
-              role="gridcell"
-              className={`grid-cell align-${rightAligned.has(cell.column.id) ? 'right' : 'left'}`}
-              style={{ width: cell.column.getSize() }}
-            >
-              {flexRender(cell.column.columnDef.cell, cell.getContext())}
-            </div>
-          ))}
-        </div>
-      ))}
+      {rows.map((row, index) => {
+        const isSelected = selected === nodeFor(row.original);
+        return (
+          <div
+            key={row.id}
+            id={`queue-row-${index}`}
+            role="row"
+            aria-rowindex={index + 2}
+            aria-selected={isSelected}
+            data-path={row.original.path}
+            className={`grid-row static${isSelected ? ' selected' : ''}${index === focused ? ' focused' : ''}${index % 2 ? ' odd' : ''}${row.original.messageCount > 0 ? ' has-messages' : ''}`}
+            style={{ width: table.getTotalSize() }}
+            onMouseDown={() => select(index)}
+            onDoubleClick={() => findAction(buildActions(store), 'open')?.run()}
+            onContextMenu={(e) => {
+              e.preventDefault();
+              select(index);
+              openMenu(e.clientX, e.clientY, selectionMenu());
+            }}
+          >
+            {row.getVisibleCells().map((cell) => (
+              <div
+                key={cell.id}
+                role="gridcell"
+                className={`grid-cell align-${rightAligned.has(cell.column.id) ? 'right' : 'left'}`}
+                style={{ width: cell.column.getSize() }}
+              >
+                {flexRender(cell.column.columnDef.cell, cell.getContext())}
+              </div>
+            ))}
+          </div>
+        );
+      })}
       {rows.length === 0 && <div className="empty-note">There are no items to show in this view.</div>}
     </div>
   );

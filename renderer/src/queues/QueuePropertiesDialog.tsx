@@ -8,11 +8,18 @@ import { samePath } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { classifyQueue, queueShortName } from '../tree/tree-model.js';
 import { kbOrNull, validKb } from './quota-input.js';
+import { QuotaField } from './QuotaField.js';
 
 /** The queue property sheet (General, Journal). */
 export function QueuePropertiesDialog({ computer, path }: { computer: string; path: string }) {
   const store = useStoreApi();
   const queue = useAppStore((s) => s.queues[computer]?.find((q) => samePath(q.path, path)));
+  const machineJournalQuotaKB = useAppStore(
+    (s) => s.settings[computer]?.find((x) => x.name === 'MachineJournalQuota')?.value ?? null,
+  );
+  const machineJournalUsedKB = useAppStore(
+    (s) => s.computers.find((c) => c.key === computer)?.status?.machineJournalQuotaUsedKB ?? null,
+  );
   const [label, setLabel] = useState(queue?.label ?? '');
   const [quota, setQuota] = useState(
     queue?.quotaKB === null || queue?.quotaKB === undefined ? '' : String(queue.quotaKB),
@@ -91,20 +98,36 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
                 <input type="checkbox" checked={queue.transactional} disabled readOnly /> Transactional (set when the
                 queue is created; cannot change)
               </label>
-              <label className="form-row">
-                <span>Limit message storage to (KB)</span>
-                <input
-                  value={quota}
-                  disabled={system}
-                  onChange={(e) => setQuota(e.target.value)}
-                  placeholder="unlimited"
-                  aria-invalid={!validKb(quota)}
-                />
-              </label>
+              {system ? (
+                <Field label="Storage limit">
+                  MachineJournalQuota, shared by the computer journal and the dead-letter queues
+                </Field>
+              ) : (
+                <QuotaField label="Limit message storage to (KB)" value={quota} onChange={setQuota} />
+              )}
               <Field label="Messages">
                 {queue.messageCount.toLocaleString()} ·{' '}
-                <UsageBar usedBytes={queue.bytes} limitKB={queue.quotaKB} label="Queue quota usage" />
+                {system ? (
+                  <UsageBar
+                    usedBytes={queue.bytes}
+                    limitKB={machineJournalQuotaKB}
+                    label="Share of MachineJournalQuota"
+                    note="MachineJournalQuota"
+                  />
+                ) : (
+                  <UsageBar usedBytes={queue.bytes} limitKB={queue.quotaKB} label="Queue quota usage" />
+                )}
               </Field>
+              {system && machineJournalUsedKB !== null && (
+                <Field label="All system queues">
+                  <UsageBar
+                    usedBytes={machineJournalUsedKB * 1024}
+                    limitKB={machineJournalQuotaKB}
+                    label="MachineJournalQuota usage"
+                    note="MachineJournalQuota"
+                  />
+                </Field>
+              )}
               <label className="check-row">
                 <input
                   type="checkbox"
@@ -137,16 +160,12 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
                 />{' '}
                 Enabled (keep a copy of every message received from this queue)
               </label>
-              <label className="form-row">
-                <span>Limit journal storage to (KB)</span>
-                <input
-                  value={journalQuota}
-                  disabled={system}
-                  onChange={(e) => setJournalQuota(e.target.value)}
-                  placeholder="unlimited"
-                  aria-invalid={!validKb(journalQuota)}
-                />
-              </label>
+              <QuotaField
+                label="Limit journal storage to (KB)"
+                value={journalQuota}
+                onChange={setJournalQuota}
+                disabled={system}
+              />
               <Field label="Journal messages">
                 {queue.journalMessageCount.toLocaleString()} ·{' '}
                 <UsageBar usedBytes={queue.journalBytes} limitKB={queue.journalQuotaKB} label="Journal quota usage" />

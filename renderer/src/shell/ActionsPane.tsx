@@ -12,6 +12,8 @@ export function ActionsPane() {
   useAppStore((s) => s.queues);
   useAppStore((s) => s.computers);
   useAppStore((s) => s.total);
+  useAppStore((s) => s.resultSelection);
+  useAppStore((s) => s.pages);
   const model = buildActions(store);
   return (
     <aside className="actions-pane" aria-label="Actions">
@@ -31,9 +33,14 @@ function Section({ title, items }: { title: string; items: ActionItem[] }) {
       <ul role="list">
         {items.map((item) => (
           <li key={item.id}>
-            <button type="button" className="action-link" data-action={item.id} onClick={item.run}>
+            <button
+              type="button"
+              className="action-link"
+              data-action={item.id}
+              title={item.shortcut ? `${item.label.replace(/…$/, '')} (${item.shortcut})` : undefined}
+              onClick={item.run}
+            >
               <span>{item.label}</span>
-              {item.shortcut && <span className="shortcut">{item.shortcut}</span>}
             </button>
           </li>
         ))}

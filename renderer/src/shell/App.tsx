@@ -1,7 +1,8 @@
 /** The console window: menu bar, toolbar, three resizable panes, status bar, dialogs. */
+import { useEffect, useState } from 'react';
 import { DialogHost } from '../dialogs/DialogHost.js';
-import { usePaneSizes } from './use-pane-sizes.js';
 import { useAppStore } from '../store/use-app-store.js';
+import { TreePane } from '../tree/TreePane.js';
 import { ActionsPane } from './ActionsPane.js';
 import { ContextMenuHost } from './ContextMenu.js';
 import { MenuBar } from './MenuBar.js';
@@ -10,47 +11,76 @@ import { ResultPane } from './ResultPane.js';
 import { Splitter } from './Splitter.js';
 import { StatusBar } from './StatusBar.js';
 import { Toolbar } from './Toolbar.js';
-import { TreePane } from '../tree/TreePane.js';
 import { useGlobalKeys } from './use-global-keys.js';
+import { usePaneSizes } from './use-pane-sizes.js';
+
+/** Side panes never take more than these shares of the window, so a small window keeps its list wide. */
+const TREE_SHARE = 0.24;
+const ACTIONS_SHARE = 0.16;
+const SPLITTER = 5;
+
+function useWindowWidth(): number {
+  const [width, setWidth] = useState(() => window.innerWidth);
+  useEffect(() => {
+    const onResize = () => setWidth(window.innerWidth);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return width;
+}
 
 /** The application. */
 export function App({ showMenuBar = true }: { showMenuBar?: boolean }) {
   const [sizes, setSizes] = usePaneSizes();
   const dialogOpen = useAppStore((s) => s.dialog !== null);
+  const view = useAppStore((s) => s.view);
+  const windowWidth = useWindowWidth();
   useGlobalKeys();
+  const tree = Math.round(Math.min(sizes.tree, Math.max(160, windowWidth * TREE_SHARE)));
+  const actions = Math.round(Math.min(sizes.actions, Math.max(140, windowWidth * ACTIONS_SHARE)));
+  const columns = [
+    ...(view.tree ? [`${tree}px`, `${SPLITTER}px`] : []),
+    'minmax(240px, 1fr)',
+    ...(view.actions ? [`${SPLITTER}px`, `${actions}px`] : []),
+  ];
   return (
     <ContextMenuHost>
-      <div className="app" aria-hidden={dialogOpen ? true : undefined}>
+      <div className="app" aria-hidden={dialogOpen ? true : undefined} inert={dialogOpen}>
         {showMenuBar && <MenuBar />}
-        <Toolbar />
+        {view.toolbar && <Toolbar />}
         <Notices />
-        <main
-          className="panes"
-          style={{ gridTemplateColumns: `${sizes.tree}px 5px minmax(200px, 1fr) 5px ${sizes.actions}px` }}
-        >
-          <nav className="tree-pane" aria-label="Console tree">
-            <TreePane />
-          </nav>
-          <Splitter
-            width={sizes.tree}
-            side="left"
-            min={160}
-            max={600}
-            label="Resize console tree"
-            onResize={(tree) => setSizes({ tree })}
-          />
+        <main className="panes" style={{ gridTemplateColumns: columns.join(' ') }}>
+          {view.tree && (
+            <>
+              <nav className="tree-pane" aria-label="Console tree">
+                <TreePane />
+              </nav>
+              <Splitter
+                width={tree}
+                side="left"
+                min={160}
+                max={600}
+                label="Resize console tree"
+                onResize={(width) => setSizes({ tree: width })}
+              />
+            </>
+          )}
           <ResultPane />
-          <Splitter
-            width={sizes.actions}
-            side="right"
-            min={140}
-            max={420}
-            label="Resize actions pane"
-            onResize={(actions) => setSizes({ actions })}
-          />
-          <ActionsPane />
+          {view.actions && (
+            <>
+              <Splitter
+                width={actions}
+                side="right"
+                min={140}
+                max={420}
+                label="Resize actions pane"
+                onResize={(width) => setSizes({ actions: width })}
+              />
+              <ActionsPane />
+            </>
+          )}
         </main>
-        <StatusBar />
+        {view.statusBar && <StatusBar />}
       </div>
       <DialogHost />
     </ContextMenuHost>

@@ -1,4 +1,4 @@
-/** Asks for the service token when the URL did not carry one (browser mode). */
+/** Asks for the service token when no console link signed this tab in (browser mode). */
 import { useState } from 'react';
 
 /** The login step. */
@@ -20,8 +20,9 @@ export function LoginScreen({ onToken, error }: { onToken: (token: string) => vo
         </div>
         <div className="dialog-body">
           <p>
-            Open the address that <code>npm start</code> or <code>qk service start</code> printed (it carries the
-            token), or paste the token from the data folder's <code>token</code> file.
+            Open a new link from <code>qk console</code> (the one <code>npm start</code> or{' '}
+            <code>qk service start</code> printed works once, for a minute), or paste the token from the data folder's{' '}
+            <code>token</code> file.
           </p>
           <label className="form-row">
             <span>Token</span>

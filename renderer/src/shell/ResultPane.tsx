@@ -1,10 +1,13 @@
 /** The middle pane: what the selected tree node is — child nodes, a list of queues, or a message list. */
+import type { KeyboardEvent } from 'react';
+import { buildActions } from '../commands/actions.js';
 import { formatBytes, formatCount } from '../format/format.js';
 import { isFilterActive } from '../message-list/list-query.js';
 import { samePath } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { groupQueues, nodeCaption, nodeId, parseNodeId, type NodeKind, type NodeRef } from '../tree/tree-model.js';
 import { FilterBar } from '../message-list/FilterBar.js';
+import { useContextMenu } from './ContextMenu.js';
 import { NodeIcon } from './Icons.js';
 import { MessageList } from '../message-list/MessageList.js';
 import { QueueList } from '../queues/QueueList.js';
@@ -45,7 +48,15 @@ function ResultHeader({ refNode, caption, isMessages }: { refNode: NodeRef; capt
   let facts = '';
   if (isMessages && total !== null) {
     const bytes = queue ? (refNode.kind === 'journalMessages' ? queue.journalBytes : queue.bytes) : null;
-    facts = `${formatCount(total)} ${total === 1 ? 'message' : 'messages'}${filterActive ? (total === 1 ? ' matches the filter' : ' match the filter') : ''}${bytes !== null && !filterActive ? ` · ${formatBytes(bytes)}` : ''}`;
+    // Unfiltered, the header shows the same live count as the tree (both from the service's counts), so the
+    // two never differ by a message in flight; filtered, the service's count of matches.
+    const queueCount = queue
+      ? refNode.kind === 'journalMessages'
+        ? queue.journalMessageCount
+        : queue.messageCount
+      : null;
+    const shown = filterActive || queueCount === null ? total : queueCount;
+    facts = `${formatCount(shown)} ${shown === 1 ? 'message' : 'messages'}${filterActive ? (shown === 1 ? ' matches the filter' : ' match the filter') : ''}${bytes !== null && !filterActive ? ` · ${formatBytes(bytes)}` : ''}`;
     if (selectedCount > 0) facts += ` · ${formatCount(selectedCount)} selected`;
   }
   return (
@@ -134,6 +145,7 @@ function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string })
   }
 }
 
+/** Child nodes as a list (Message Queuing's folders, a queue's Queue/Journal messages), with MMC's selection model. */
 function ChildList({
   caption,
   items,
@@ -144,8 +156,49 @@ function ChildList({
   countLabel?: string;
 }) {
   const store = useStoreApi();
+  const openMenu = useContextMenu();
+  const selected = useAppStore((s) => s.resultSelection);
+  const at = Math.max(
+    0,
+    items.findIndex((item) => item.id === selected),
+  );
+  const select = (index: number) => store.getState().selectResultItem(items[index]?.id ?? null);
+  const menu = () => buildActions(store).selectionActions;
+  const onKeyDown = (event: KeyboardEvent) => {
+    const current = items.findIndex((item) => item.id === selected);
+    switch (event.key) {
+      case 'ArrowDown':
+        select(current < 0 ? 0 : Math.min(items.length - 1, current + 1));
+        break;
+      case 'ArrowUp':
+        select(Math.max(0, current - 1));
+        break;
+      case 'Enter':
+        if (event.altKey) return;
+        if (items[at]) store.getState().revealNode(items[at].id);
+        break;
+      case 'F10':
+      case 'ContextMenu': {
+        if (event.key === 'F10' && !event.shiftKey) return;
+        if (current < 0) select(at);
+        const rect = document.getElementById(`child-row-${at}`)?.getBoundingClientRect();
+        openMenu((rect?.left ?? 0) + 24, rect?.bottom ?? 0, menu());
+        break;
+      }
+      default:
+        return;
+    }
+    event.preventDefault();
+  };
   return (
-    <div className="grid child-grid" role="grid" aria-label={caption} tabIndex={0}>
+    <div
+      className="grid child-grid"
+      role="grid"
+      aria-label={caption}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      aria-activedescendant={selected ? `child-row-${at}` : undefined}
+    >
       <div className="grid-header" role="row">
         <div role="columnheader" className="grid-cell header-cell" style={{ width: 260 }}>
           Name
@@ -159,9 +212,17 @@ function ChildList({
       {items.map((item, index) => (
         <div
           key={item.id}
+          id={`child-row-${index}`}
           role="row"
-          className={`grid-row static${index % 2 ? ' odd' : ''}`}
+          aria-selected={item.id === selected}
+          className={`grid-row static${index % 2 ? ' odd' : ''}${item.id === selected ? ' selected' : ''}`}
+          onMouseDown={() => select(index)}
           onDoubleClick={() => store.getState().revealNode(item.id)}
+          onContextMenu={(e) => {
+            e.preventDefault();
+            select(index);
+            openMenu(e.clientX, e.clientY, menu());
+          }}
         >
           <div role="gridcell" className="grid-cell" style={{ width: 260 }}>
             <NodeIcon kind={item.kind} /> {item.label}

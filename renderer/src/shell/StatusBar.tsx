@@ -3,6 +3,7 @@ import { formatCount, formatKB, formatPercent } from '../format/format.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { parseNodeId } from '../tree/tree-model.js';
 import { LOCAL_COMPUTER } from '../store/shared.js';
+import { queueWarnings, type QueueWarning } from '../format/quota-state.js';
 
 /** The status bar of the computer the selected node belongs to. */
 export function StatusBar() {
@@ -16,6 +17,8 @@ export function StatusBar() {
     (s) => s.settings[computerKey]?.find((x) => x.name === 'MachineQuota')?.value ?? null,
   );
   const jobs = useAppStore((s) => s.jobs);
+  const queues = useAppStore((s) => s.queues[computerKey]);
+  const full = (queues ?? []).flatMap(queueWarnings).filter((w) => w.state === 'full');
   const status = computer?.status;
   const pending = status?.settingsPendingRestart ?? [];
   return (
@@ -37,6 +40,15 @@ export function StatusBar() {
           <span className="status-item" title="Duplicate-removal cache entries / capacity (RemoveDuplicateSize)">
             duplicate cache {formatCount(status.duplicateCache.entries)}/{formatCount(status.duplicateCache.capacity)}
           </span>
+          {full.length > 0 && (
+            <span
+              className="status-item warning"
+              title={full.map((w) => `${w.path}: ${w.text}`).join('\n')}
+              data-status="quota-warning"
+            >
+              ⚠ {describeFull(full)}
+            </span>
+          )}
           {pending.length > 0 && (
             <span className="status-item pending" title={pending.join(', ')}>
               {pending.length === 1 ? '1 setting waits' : `${pending.length} settings wait`} for restart
@@ -84,4 +96,14 @@ export function StatusBar() {
       ))}
     </footer>
   );
+}
+
+/** "1 queue full, 2 journals full (copies dropped)". */
+function describeFull(full: QueueWarning[]): string {
+  const queues = full.filter((w) => w.part === 'queue').length;
+  const journals = full.filter((w) => w.part === 'journal').length;
+  const parts: string[] = [];
+  if (queues > 0) parts.push(`${queues} ${queues === 1 ? 'queue' : 'queues'} full`);
+  if (journals > 0) parts.push(`${journals} ${journals === 1 ? 'journal' : 'journals'} full (copies dropped)`);
+  return parts.join(', ');
 }

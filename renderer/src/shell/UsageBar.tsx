@@ -7,17 +7,20 @@ export function UsageBar({
   limitKB,
   compact = false,
   label,
+  note,
 }: {
   usedBytes: number;
   limitKB: number | null;
   compact?: boolean;
   label?: string;
+  /** What the limit is when it is not the queue's own ("of MachineJournalQuota"). */
+  note?: string;
 }) {
   const fraction = usageFraction(usedBytes, limitKB === null ? null : limitKB * 1024);
   const text =
     fraction === null
       ? `${formatBytes(usedBytes)} (no limit)`
-      : `${formatBytes(usedBytes)} of ${formatBytes((limitKB ?? 0) * 1024)}`;
+      : `${formatBytes(usedBytes)} of ${formatBytes((limitKB ?? 0) * 1024)}${note ? ` (${note})` : ''}`;
   return (
     <span
       className={`usage${compact ? ' compact' : ''}`}

@@ -10,6 +10,7 @@ import { createListSlice } from '../message-list/list-slice.js';
 import { createMessageActions } from '../messages/message-actions.js';
 import { createSettingsSlice } from '../computer/settings-slice.js';
 import { LOCAL_COMPUTER, type StoreContext } from './shared.js';
+import { createViewSlice } from '../shell/view-slice.js';
 import { createTreeSlice } from '../tree/tree-slice.js';
 import type { AppState } from './types.js';
 
@@ -46,6 +47,7 @@ export function createAppStore(client: ConsoleClient, options: AppStoreOptions =
     ...createJobsSlice(set, get, ctx),
     ...createMessageActions(set, get, ctx),
     ...createColumnsSlice(set, get, ctx),
+    ...createViewSlice(set, get, ctx),
   }));
 }
 

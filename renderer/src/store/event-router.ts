@@ -57,6 +57,11 @@ function listShowsQueueOrJournal(get: GetState, computer: string, path: string):
 export function routeEvent(get: GetState, computer: string, event: QkEvent): void {
   const refreshStatus = () => coalesce(get, `status:${computer}`, STATUS_MS, () => void get().refreshStatus(computer));
   const refreshList = () => coalesce(get, 'list', LIST_MS, () => get().invalidateList());
+  const recheckDetails = (path: string) => {
+    const details = get().details;
+    if (details?.message && !details.gone && details.computer === computer && samePath(details.path, path))
+      coalesce(get, `details:${computer}`, STATUS_MS, () => void get().recheckDetails(computer, path));
+  };
   switch (event.type) {
     case 'queueCreated':
     case 'queueDeleted':
@@ -72,8 +77,10 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
         counts.set(computer, perComputer);
       }
       perComputer.set(event.path.toLowerCase(), event);
-      // Bursts of messages are told only by counts (core/api events): the listed queue refreshes on them too.
+      // Bursts of messages are told only by counts (core/api events): the listed queue refreshes on them too,
+      // and an open message's sheet checks that its message is still there.
       if (listShowsQueueOrJournal(get, computer, event.path)) refreshList();
+      recheckDetails(event.path);
       coalesce(get, `counts:${computer}`, COUNTS_MS, () => {
         const pending = counts.get(computer);
         counts.delete(computer);
@@ -84,11 +91,15 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
     }
     case 'queuePurged':
       if (listShowsQueueOrJournal(get, computer, event.path)) refreshList();
+      get().messageLeft(computer, event.path, get().details?.message?.lookupId ?? 0, 'purged');
       refreshStatus();
       return;
     case 'messageArrived':
+      if (listShows(get, computer, event.path)) refreshList();
+      return;
     case 'messageRemoved':
       if (listShows(get, computer, event.path)) refreshList();
+      get().messageLeft(computer, event.path, event.lookupId, event.reason);
       return;
     case 'settingChanged':
       coalesce(get, `settings:${computer}`, QUEUES_MS, () => void get().refreshSettings(computer));

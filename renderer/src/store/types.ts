@@ -1,6 +1,8 @@
 /** State and actions of the console store, typed apart (zustand's guide); one interface per slice. */
+import type { OperationInput, OperationOutput } from '@qk/api';
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
 import type { ListSlice } from '../message-list/list-types.js';
+import type { ViewSlice } from '../shell/view-types.js';
 
 /** Where a message is now (messageFind / acknowledgmentsFor results). */
 export interface MessageLocation {
@@ -59,6 +61,13 @@ export interface TreeSlice {
   queues: Record<string, QueueInfo[]>;
   expanded: Record<string, boolean>;
   selectedNodeId: string | null;
+  /**
+   * The item selected in the result pane of a folder (a queue in Private Queues, a system queue in System
+   * Queues), as a tree node ID: what the toolbar, the Action menu, the Actions pane and its context menu act
+   * on (MMC's selection model). Cleared when another tree node is selected.
+   */
+  resultSelection: string | null;
+  selectResultItem(nodeId: string | null): void;
   refreshQueues(computer: string): Promise<void>;
   setExpanded(nodeId: string, expanded: boolean): void;
   selectNode(nodeId: string): void;
@@ -91,13 +100,40 @@ export type Dialog =
   | { kind: 'queueProperties'; computer: string; path: string }
   | { kind: 'computerProperties'; computer: string }
   | { kind: 'newQueue'; computer: string; queueType: 'private' | 'public' }
-  | { kind: 'sendTest'; computer: string; path: string }
+  | {
+      kind: 'sendTest';
+      computer: string;
+      path: string;
+      /**
+       * Start from an existing message (QueueExplorer's tools): 'resend' = edit and resend, the original
+       * deleted once the new one is sent; 'copy' = send a copy, the original kept.
+       */
+      from?: { path: string; lookupId: number; mode: 'resend' | 'copy' };
+    }
   | { kind: 'move'; computer: string; path: string }
-  | { kind: 'confirm'; title: string; text: string; confirmLabel: string; onConfirm: () => void }
+  | ConfirmRequest
   | { kind: 'columns' }
   | { kind: 'connect' }
   | { kind: 'import'; computer: string; path: string }
-  | { kind: 'about' };
+  | { kind: 'about' }
+  | { kind: 'customizeView' }
+  | { kind: 'search'; computer: string };
+
+/**
+ * A confirmation. Every action that loses data asks with one (issue 12): it names what will be lost and,
+ * being `destructive`, has Cancel as its default button.
+ */
+export interface ConfirmRequest {
+  kind: 'confirm';
+  title: string;
+  text: string;
+  /** Further lines: what exactly is lost, where. */
+  details?: string[];
+  confirmLabel: string;
+  /** Loses data: Cancel is the default button and the confirm button is marked. */
+  destructive?: boolean;
+  onConfirm: () => void;
+}
 
 /** The message properties sheet's data. */
 export interface MessageDetails {
@@ -109,16 +145,27 @@ export interface MessageDetails {
   /** For an ACK/NACK: where its original is now ([] = no longer on this computer). */
   originals: MessageLocation[] | null;
   error: string | null;
+  /** Set when the message left its queue while the sheet was open (another program received it…). */
+  gone: string | null;
 }
 
 export interface DetailsSlice {
+  /** Open dialogs, bottom first: a confirmation can open over a property sheet (Restart from Computer Properties). */
+  dialogs: Dialog[];
+  /** The top dialog (the one that has the keyboard), or null. */
   dialog: Dialog | null;
   details: MessageDetails | null;
+  /** Opens a dialog over whatever is open. */
   openDialog(dialog: Dialog): void;
+  /** Closes the top dialog; the one below (if any) gets the keyboard back. */
   closeDialog(): void;
   openMessageProperties(computer: string, path: string, lookupId: number): Promise<void>;
   /** Jumps to a message wherever it is: selects its queue node and opens its properties. */
   goToMessage(computer: string, location: MessageLocation): Promise<void>;
+  /** A message left a queue (event): flags the open properties sheet when it is that message. */
+  messageLeft(computer: string, path: string, lookupId: number, reason: string): void;
+  /** A queue changed in bulk (no per-message events): checks whether the open message is still there. */
+  recheckDetails(computer: string, path: string): Promise<void>;
 }
 
 export interface SettingsSlice {
@@ -126,7 +173,12 @@ export interface SettingsSlice {
   refreshSettings(computer: string): Promise<void>;
   changeSetting(computer: string, name: string, value: number): Promise<SettingInfo>;
   restartService(computer: string): Promise<void>;
+  /** What a restart would lose now (express messages per queue), asked before restarting. */
+  restartImpact(computer: string): Promise<RestartImpact>;
 }
+
+/** The service's answer to serviceRestartImpact. */
+export type RestartImpact = OperationOutput<'serviceRestartImpact'>;
 
 /** A long operation shown in the status bar with progress and Cancel. */
 export interface Job {
@@ -164,7 +216,8 @@ export type AppState = ConnectionSlice &
   SettingsSlice &
   JobsSlice &
   MessageActions &
-  ColumnsSlice;
+  ColumnsSlice &
+  ViewSlice;
 
 /** Bulk message actions (jobs over the selection). */
 export interface MessageActions {
@@ -172,6 +225,19 @@ export interface MessageActions {
   moveSelected(target: string): Promise<Job | null>;
   resendDeadLetters(): Promise<Job | null>;
   exportSelected(): Promise<{ fileName: string; json: string } | null>;
-  importMessages(computer: string, path: string, text: string, keepIds: boolean): Promise<Job | null>;
+  /**
+   * Imports messages read from a file: 'new' sends each as a new message (class NORMAL, sent now, timers
+   * from now); 'keep' hands each to the arrival path as it was (ID, class, source computer, sent time).
+   */
+  importMessages(computer: string, path: string, messages: MessageInfo[], mode: 'new' | 'keep'): Promise<Job | null>;
   sendTestMessage(computer: string, path: string, message: SendProperties, transactional: boolean): Promise<string>;
+  /** Messages matching a filter in every queue of a computer (Search all queues). */
+  searchMessages(
+    computer: string,
+    filter: OperationInput<'messagesSearch'>['filter'],
+  ): Promise<OperationOutput<'messagesSearch'>>;
+  /** Deletes the given messages of a queue (Edit and resend removes its original this way). */
+  deleteMessages(computer: string, path: string, lookupIds: number[]): Promise<number>;
+  /** One message with its body (for Copy body, Save body, Edit and resend). */
+  fetchMessage(computer: string, path: string, lookupId: number): Promise<MessageInfo>;
 }

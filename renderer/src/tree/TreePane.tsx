@@ -57,6 +57,10 @@ export function TreePane() {
       case 'Delete':
         runFirst(['deleteQueue']);
         break;
+      case 'F10':
+        if (!event.shiftKey) return;
+        if (row) showMenuAt(document.getElementById(domId(selectedIndex)));
+        break;
       case 'ContextMenu':
         if (row) showMenuAt(document.getElementById(domId(selectedIndex)));
         break;
@@ -125,6 +129,11 @@ export function TreePane() {
           <span className="tree-label" title={row.label}>
             {row.label}
           </span>
+          {row.warning && (
+            <span className="warn-badge" title={row.warning} aria-label={row.warning}>
+              ⚠
+            </span>
+          )}
           {row.count !== null && <span className="tree-count">{formatCount(row.count)}</span>}
         </div>
       ))}

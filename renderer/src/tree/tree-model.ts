@@ -3,6 +3,7 @@
  * flattened list of visible rows that both the tree view and its keyboard navigation walk.
  */
 import type { QueueInfo } from '@qk/model';
+import { queueWarnings } from '../format/quota-state.js';
 
 /** What a tree node stands for. */
 export type NodeKind =
@@ -128,6 +129,8 @@ export interface TreeRow {
   /** Position among siblings (1-based) and sibling count, for aria-posinset/setsize. */
   posInSet: number;
   setSize: number;
+  /** A full (or nearly full) queue or journal, in one sentence; null when all is well. */
+  warning: string | null;
 }
 
 /** A computer root as the tree needs it. */
@@ -145,9 +148,9 @@ export function visibleTreeRows(
   expanded: Readonly<Record<string, boolean>>,
 ): TreeRow[] {
   const rows: TreeRow[] = [];
-  const push = (row: Omit<TreeRow, 'expanded'>): boolean => {
+  const push = (row: Omit<TreeRow, 'expanded' | 'warning'> & { warning?: string | null }): boolean => {
     const isExpanded = row.expandable && expanded[row.id] === true;
-    rows.push({ ...row, expanded: isExpanded });
+    rows.push({ ...row, warning: row.warning ?? null, expanded: isExpanded });
     return isExpanded;
   };
   computers.forEach((computer, ci) => {
@@ -212,7 +215,11 @@ export function visibleTreeRows(
       if (!open) return;
       list.forEach((queue, qi) => {
         const queueNode = nodeId(computer.key, 'queue', queue.path);
+        const warnings = queueWarnings(queue);
+        const journalWarning = warnings.find((w) => w.part === 'journal')?.text ?? null;
+        const queueWarning = warnings.find((w) => w.part === 'queue')?.text ?? null;
         const queueOpen = push({
+          warning: warnings.length > 0 ? warnings.map((w) => w.text).join(' ') : null,
           id: queueNode,
           kind: 'queue',
           computer: computer.key,
@@ -233,6 +240,7 @@ export function visibleTreeRows(
           computer: computer.key,
           path: queue.path,
           label: 'Queue messages',
+          warning: queueWarning,
           level: 5,
           count: queue.messageCount,
           hasMessages: queue.messageCount > 0,
@@ -247,6 +255,7 @@ export function visibleTreeRows(
           computer: computer.key,
           path: queue.path,
           label: 'Journal messages',
+          warning: journalWarning,
           level: 5,
           count: queue.journalMessageCount,
           hasMessages: queue.journalMessageCount > 0,

@@ -49,6 +49,11 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
     queues: {},
     expanded,
     selectedNodeId: null,
+    resultSelection: null,
+
+    selectResultItem(nodeId) {
+      set({ resultSelection: nodeId });
+    },
 
     async refreshQueues(computer) {
       if (!ctx.hasClient(computer)) return;
@@ -70,7 +75,7 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
       if (get().selectedNodeId === id) return;
       const ref = parseNodeId(id);
       const path = browsePathOf(ref);
-      set({ selectedNodeId: id });
+      set({ selectedNodeId: id, resultSelection: null });
       get().setTarget(path === null ? null : { computer: ref.computer, path });
     },
 
@@ -111,6 +116,13 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
     async createQueue(computer, input) {
       const queue = await ctx.clientFor(computer).queueCreate(input);
       await get().refreshQueues(computer);
+      // The new queue is selected, as MMC selects it: in the folder's list when the folder is open, else in the tree.
+      const folder = nodeId(computer, queue.type === 'public' ? 'public' : 'private');
+      const queueNode = nodeId(computer, 'queue', queue.path);
+      if (get().selectedNodeId === folder) {
+        get().setExpanded(folder, true);
+        get().selectResultItem(queueNode);
+      } else get().revealNode(queueNode);
       return queue;
     },
 

@@ -33,6 +33,8 @@ interface Tx {
 
 interface Receipt {
   tx: Tx | null;
+  /** How and in which trial it was received, for the anomaly's detail. */
+  how: string;
 }
 
 interface MessageRecord {
@@ -90,6 +92,8 @@ export interface Anomaly {
 
 export class Ledger {
   private clock = 0;
+  /** The trial the workload is in (set by the drill), for anomaly details. */
+  trial = 0;
   private batches = 0;
   private readonly messages = new Map<string, MessageRecord>();
   private readonly txs = new Map<string, Tx>();
@@ -158,7 +162,7 @@ export class Ledger {
   }
 
   /** A receive's reply carried this message (in `txId` when it was a receive in a transaction). */
-  received(tag: string, txId?: string): void {
+  received(tag: string, txId?: string, how = 'receive'): void {
     this.clock += 1;
     const record = this.messages.get(tag);
     if (!record) {
@@ -174,7 +178,10 @@ export class Ledger {
       );
     }
     const tx = txId === undefined ? null : this.tx(txId);
-    record.receipts.push({ tx });
+    record.receipts.push({
+      tx,
+      how: `${how} in trial ${this.trial}${tx ? ` (transaction ${tx.id}, ${tx.state})` : ''}`,
+    });
     tx?.received.push(tag);
   }
 
@@ -339,7 +346,10 @@ export class Ledger {
       return;
     }
     if (found + consumed >= 2) {
-      this.flagDuplicate(record, `found ${found} time(s) in ${record.queue} and received for good ${consumed} time(s)`);
+      this.flagDuplicate(
+        record,
+        `found ${found} time(s) in ${record.queue} and received for good ${consumed} time(s): ${record.receipts.map((r) => r.how).join('; ')}`,
+      );
       return;
     }
     const wasGone = ['purged', 'taken-in-doubt', 'never-stored', 'lost'].includes(record.settled);

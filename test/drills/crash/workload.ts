@@ -137,7 +137,7 @@ async function receiveNow(ctx: ClientContext, queue: QueueKey, xact: boolean): P
     timeoutMs: waits,
     ...(xact ? { transactional: true } : {}),
   });
-  if (outcome.kind === 'ok') ctx.ledger.received(outcome.value.label);
+  if (outcome.kind === 'ok') ctx.ledger.received(outcome.value.label, undefined, xact ? 'receive xact' : 'receive');
   if (gone(outcome)) {
     ctx.ledger.receiveInterrupted(queue, 1);
     throw new ServiceGone();
@@ -151,7 +151,8 @@ async function receiveBatch(ctx: ClientContext): Promise<void> {
     max,
     timeoutMs: 0,
   });
-  if (outcome.kind === 'ok') for (const m of outcome.value.messages) ctx.ledger.received(m.label);
+  if (outcome.kind === 'ok')
+    for (const m of outcome.value.messages) ctx.ledger.received(m.label, undefined, 'receiveBatch');
   if (gone(outcome)) {
     ctx.ledger.receiveInterrupted('plain', max);
     throw new ServiceGone();
@@ -174,7 +175,7 @@ async function transaction(ctx: ClientContext, nextTag: () => string): Promise<v
     // No reply: the transaction stays open and the crash aborts it; what it took must come back.
     if (gone(outcome)) throw new ServiceGone();
     if (outcome.kind !== 'ok') break;
-    ctx.ledger.received(outcome.value.label, id);
+    ctx.ledger.received(outcome.value.label, id, 'receive in transaction');
   }
   for (let i = ctx.random.chance(0.5) ? ctx.random.int(1, 2) : 0; i > 0; i--) {
     const tag = nextTag();

@@ -160,6 +160,18 @@ export class FuzzTarget {
     await this.checkUnchanged(what, input, before);
   }
 
+  /**
+   * A request over the service's body limit may be answered early and the connection closed while the client
+   * is still writing it (fetch then reports EPIPE or a reset, not the 413): a refusal, judged as one.
+   */
+  async judgeCutOff(what: string, input: unknown, before: Digest): Promise<void> {
+    this.stats.cases += 1;
+    this.stats.refused += 1;
+    const key = '(oversized request cut off)';
+    this.codes[key] = (this.codes[key] ?? 0) + 1;
+    await this.checkUnchanged(what, input, before);
+  }
+
   /** After a refusal: the state must be what it was before the call. */
   async checkUnchanged(what: string, input: unknown, before: Digest): Promise<void> {
     await this.refreshDigest(before.full);

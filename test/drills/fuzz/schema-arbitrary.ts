@@ -90,9 +90,15 @@ const BY_NAME: Record<string, fc.Arbitrary<unknown>> = {
   appSpecific: fc.constantFrom(0, 1, 0xffffffff),
 };
 
+/** Boundary values that differ from the schema's own edges: a valid maximum wait would be waited out. */
+const BOUNDARY_BY_NAME: Record<string, fc.Arbitrary<unknown>> = {
+  timeoutMs: fc.constantFrom(0, -1, 1.5, 2_147_483_648, 2 ** 53),
+};
+
 /** An arbitrary for one schema node, in `valid` or `boundary` mode. */
 export function arbitraryOf(schema: JsonSchema, mode: 'valid' | 'boundary', key?: string): fc.Arbitrary<unknown> {
   if (mode === 'valid' && key !== undefined && BY_NAME[key]) return BY_NAME[key];
+  if (mode === 'boundary' && key !== undefined && BOUNDARY_BY_NAME[key]) return BOUNDARY_BY_NAME[key];
   if (schema.anyOf) return fc.oneof(...schema.anyOf.map((s) => arbitraryOf(s, mode, key)));
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);

@@ -16,8 +16,10 @@ export interface ResultFrame {
 export class RawSocket {
   private nextId = 1;
   private readonly waiting = new Map<number, (frame: ResultFrame) => void>();
-  /** Results that arrived, by id (kept for calls nobody awaits). */
+  /** The latest result that arrived for each id (kept for calls nobody awaits). */
   readonly results = new Map<number, ResultFrame>();
+  /** Every result frame that arrived, in order (a protocol could answer one id twice). */
+  readonly allResults: ResultFrame[] = [];
   events = 0;
   closed = false;
   closeCode: number | null = null;
@@ -58,6 +60,7 @@ export class RawSocket {
     if (frame.type === 'result' && typeof frame.id === 'number') {
       const result = frame as ResultFrame;
       this.results.set(result.id, result);
+      this.allResults.push(result);
       this.waiting.get(result.id)?.(result);
       this.waiting.delete(result.id);
     }

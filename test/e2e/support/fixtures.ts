@@ -5,7 +5,16 @@ import { fileURLToPath } from 'node:url';
 import { expect, test as base, type Locator, type Page } from '@playwright/test';
 import { startService, type RunningService } from './service.js';
 
-const screenshots = fileURLToPath(new URL('../../../docs/screenshots', import.meta.url));
+/**
+ * Screenshots go to test-results/screenshots on every run; `QK_SCREENSHOTS=docs` writes them into
+ * docs/screenshots instead, to be looked at and committed deliberately.
+ */
+const screenshots = fileURLToPath(
+  new URL(
+    process.env['QK_SCREENSHOTS'] === 'docs' ? '../../../docs/screenshots' : '../../../test-results/screenshots',
+    import.meta.url,
+  ),
+);
 
 /** Fixtures of every console spec. */
 export const test = base.extend<{ service: RunningService; consolePage: Page }>({
@@ -17,7 +26,7 @@ export const test = base.extend<{ service: RunningService; consolePage: Page }>(
   consolePage: async ({ page, service }, use) => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(service.consoleUrl);
+    await page.goto(await service.consoleUrl());
     await expect(page.getByRole('tree', { name: 'Console tree' })).toBeVisible();
     await expect(treeItem(page, `${service.name} (this computer)`)).toBeVisible();
     await use(page);
@@ -26,6 +35,7 @@ export const test = base.extend<{ service: RunningService; consolePage: Page }>(
 });
 
 export { expect };
+export type { Page } from '@playwright/test';
 
 /** A tree node by its label (exact, ignoring the count beside it). */
 export function treeItem(page: Page, label: string): Locator {
@@ -55,7 +65,7 @@ export async function expandPath(page: Page, labels: string[]): Promise<void> {
   }
 }
 
-/** Saves a screenshot of the main views into docs/screenshots (looked at before committing). */
+/** Saves a screenshot of a view (into docs/screenshots only when QK_SCREENSHOTS=docs). */
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(screenshots, { recursive: true });
   await page.screenshot({ path: join(screenshots, `${name}.png`) });

@@ -16,8 +16,8 @@ export interface RunningService {
   url: string;
   token: string;
   dataDir: string;
-  /** The console's loopback URL with the token, as `npm start` prints it. */
-  consoleUrl: string;
+  /** A fresh one-time console link (`/#code=…`), as `qk console` prints it. */
+  consoleUrl(): Promise<string>;
   /** Calls an operation over HTTP (the same contract the console uses). */
   call<N extends OperationName>(op: N, input: OperationInput<N>): Promise<OperationOutput<N>>;
   /** Fills a queue with `count` small messages through sendBatch (10,000 per call). */
@@ -89,7 +89,16 @@ export async function startService(name = 'ALPHA'): Promise<RunningService> {
     url,
     token,
     dataDir,
-    consoleUrl: `${url}/#token=${token}`,
+    async consoleUrl() {
+      const response = await fetch(`${url}/console/code`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: '{}',
+      });
+      const envelope = (await response.json()) as { ok: boolean; value: { url: string } };
+      if (!envelope.ok) throw new Error(`console/code: ${JSON.stringify(envelope)}`);
+      return envelope.value.url;
+    },
     call,
     async fill(
       path,

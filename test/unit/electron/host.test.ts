@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { Envelope, QkEvent } from '@qk/api';
+import type { RpcCallContext } from '@qk/rpc';
 import { connectHost, type ChildLike } from '../../../electron/host-connection.js';
 import { dataDirFromArgv } from '../../../electron/host-entry.js';
 import { runHostProcess, type OpenedService, type ParentPortLike } from '../../../electron/host-process.js';
@@ -59,6 +60,7 @@ describe('service in a utility process', () => {
     });
     const events: QkEvent[] = [];
     host.subscribe((e) => events.push(e));
+    await new Promise((r) => setTimeout(r, 0));
     service.emit({ type: 'queuePurged', path: '.\\DEADLETTER$', purged: 2 });
     await new Promise((r) => setTimeout(r, 0));
     expect(events).toEqual([{ type: 'queuePurged', path: '.\\DEADLETTER$', purged: 2 }]);
@@ -73,6 +75,29 @@ describe('service in a utility process', () => {
     const host = await connectHost(child);
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => host.call('browse', { offset: i })));
     answers.forEach((a, i) => expect(a).toEqual({ ok: true, value: { op: 'browse', input: { offset: i } } }));
+  });
+
+  it('a receive cancelled from the main process takes nothing: its delivery is refused in the service', async () => {
+    const { child, port } = wire();
+    const service = fakeService();
+    let delivery: Promise<unknown> | undefined;
+    service.call = vi.fn(
+      (_op: string, _input: unknown, context: RpcCallContext) =>
+        new Promise<Envelope<unknown>>((answer) => {
+          context.signal.addEventListener('abort', () => {
+            delivery = context.deliver({ body: 'late' }).catch((e: { code: string }) => e.code);
+            answer({ ok: false, error: { code: 'OPERATION_CANCELLED', message: 'cancelled' } });
+          });
+        }),
+    );
+    void runHostProcess(port, async () => service, vi.fn());
+    const host = await connectHost(child);
+    const cancel = new AbortController();
+    const receiving = host.call('receive', { path: 'q', timeoutMs: 60_000 }, cancel.signal);
+    await new Promise((r) => setTimeout(r, 0));
+    cancel.abort();
+    await expect(receiving).resolves.toMatchObject({ ok: false, error: { code: 'OPERATION_CANCELLED' } });
+    await expect(delivery).resolves.toBe('OPERATION_CANCELLED');
   });
 
   it('reports a service that cannot open (a locked data folder) instead of hanging', async () => {

@@ -137,6 +137,15 @@ describe('batch receive', () => {
     expect(lookupIds(Q)).toEqual(before.slice(3));
   });
 
+  test('a large message behind small ones ends the batch; it and those after it stay in order', async () => {
+    for (const size of [100, 100, 5_000, 100]) await h.qm.send(Q, { body: 'x'.repeat(size) });
+    const before = lookupIds(Q);
+    const replyLimit = { maxBytes: 1_000, measure: (m: MessageInfo) => m.bodySize };
+    const got = await h.qm.receiveBatch({ path: Q, max: 10, replyLimit });
+    expect(got.map((m) => m.lookupId)).toEqual(before.slice(0, 2));
+    expect(lookupIds(Q)).toEqual(before.slice(2));
+  });
+
   test('messages left out by the byte cap are not held: another receiver gets them at once', async () => {
     for (let i = 0; i < 3; i++) await h.qm.send(Q, { body: 'x'.repeat(100) });
     const held = heldDelivery<MessageInfo[]>();

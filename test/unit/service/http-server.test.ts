@@ -50,9 +50,26 @@ describe('HTTP + WebSocket server over the real engine', () => {
     cleanup();
   });
 
-  it('listens on loopback and gives the console URL with the token in the fragment', () => {
+  it('listens on loopback; a console link carries a one-time code, exchanged once for a session token', async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(server.consoleUrl).toBe(`${server.url}/#token=${TOKEN}`);
+    const link = server.consoleLink();
+    expect(link).toMatch(new RegExp(`^${server.url}/#code=[A-Za-z0-9_-]{32}$`));
+    expect(link).not.toContain(TOKEN);
+    const code = link.split('#code=')[1];
+    const exchange = () =>
+      fetch(`${server.url}/console/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code }),
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const first = await exchange();
+    expect(first).toMatchObject({
+      status: 200,
+      body: { ok: true, value: { token: expect.stringMatching(/^[0-9a-f]{64}$/) } },
+    });
+    expect(first.body.value.token).not.toBe(TOKEN);
+    expect(await post(server.url, 'queueList', {}, first.body.value.token)).toMatchObject({ status: 200 });
+    expect(await exchange()).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED' } } });
   });
 
   it('refuses requests without the right token with a 401 UNAUTHORIZED envelope', async () => {
@@ -108,7 +125,7 @@ describe('HTTP + WebSocket server over the real engine', () => {
     const body = 'x'.repeat(5 * 1024 * 1024);
     const result = await post(server.url, 'send', { path: '.\\private$\\http-big', message: { body } }, TOKEN);
     expect(result).toMatchObject({
-      status: 507,
+      status: 413,
       body: {
         ok: false,
         error: { code: 'INSUFFICIENT_RESOURCES', message: expect.stringContaining('MaxMessageSize') },
@@ -135,15 +152,17 @@ describe('HTTP + WebSocket server over the real engine', () => {
     expect(shown.body.value.messageCount).toBe(1);
   });
 
-  it('refuses a WebSocket without the token and accepts ?token=', async () => {
-    await expect(openSocket(server.url, '?token=wrong')).rejects.toThrow(/401/);
-    const { ws, next } = await openSocket(server.url, `?token=${TOKEN}`);
+  it('never takes the WebSocket token from the URL; takes it from the first frame', async () => {
+    await expect(openSocket(server.url, `?token=${TOKEN}`)).rejects.toThrow(/401/);
+    const { ws, next } = await openSocket(server.url, '?');
+    ws.send(JSON.stringify({ type: 'auth', token: TOKEN }));
     ws.send(JSON.stringify({ type: 'call', id: 1, op: 'serviceStatus', input: {} }));
+    expect(await next((f) => f.type === 'ready')).toEqual({ type: 'ready' });
     expect(await next((f) => f.id === 1)).toMatchObject({ type: 'result', ok: true, value: { name: 'HTTPTEST' } });
     ws.close();
   });
 
-  it('keeps many WebSocket calls in flight and answers each when it is done, out of order', async () => {
+  it('keeps many WebSocket calls in flight: receives asked first are answered by the sends that follow them', async () => {
     const path = '.\\private$\\ws-flight';
     await post(server.url, 'queueCreate', { path }, TOKEN);
     const { ws, frames, next } = await openSocket(server.url);
@@ -152,8 +171,13 @@ describe('HTTP + WebSocket server over the real engine', () => {
     ws.send(JSON.stringify({ type: 'call', id: 3, op: 'send', input: { path, message: { body: 'one' } } }));
     ws.send(JSON.stringify({ type: 'call', id: 4, op: 'send', input: { path, message: { body: 'two' } } }));
     const [r1, r2] = await Promise.all([next((f) => f.id === 1), next((f) => f.id === 2)]);
-    const order = frames.filter((f) => f.type === 'result').map((f) => f.id);
-    expect(order.indexOf(3)).toBeLessThan(order.indexOf(1));
+    await Promise.all([next((f) => f.id === 3), next((f) => f.id === 4)]);
+    expect(
+      frames
+        .filter((f) => f.type === 'result')
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual([1, 2, 3, 4]);
     expect([r1.value.body, r2.value.body].sort()).toEqual(['one', 'two']);
     ws.close();
   });
@@ -198,6 +222,7 @@ describe('HTTP + WebSocket server over the real engine', () => {
   it('serves the fallback page with a strict CSP when the console is not built', async () => {
     const page = await fetch(`${server.url}/`);
     expect(page.status).toBe(200);
+    expect(await (await fetch(`${server.url}/fallback.js`)).text()).not.toContain('?token=');
     expect(await page.text()).toContain('<script src="/fallback.js">');
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
@@ -209,23 +234,24 @@ describe('HTTP + WebSocket server over the real engine', () => {
     expect(() => new Function(script)).not.toThrow();
   });
 
-  it('answers CORS preflights without a token so a console elsewhere can call with one', async () => {
+  it('refuses pages of other origins, preflights included, and never answers Access-Control-Allow-Origin: *', async () => {
     const preflight = await fetch(`${server.url}/api/v1/queueList`, {
       method: 'OPTIONS',
-      headers: {
-        origin: 'http://10.1.2.3:8185',
-        'access-control-request-method': 'POST',
-        'access-control-request-headers': 'authorization,content-type',
-      },
+      headers: { origin: 'http://10.1.2.3:8185', 'access-control-request-method': 'POST' },
     });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     const refused = await fetch(`${server.url}/api/v1/queueList`, {
       method: 'POST',
-      headers: { origin: 'http://10.1.2.3:8185' },
+      headers: { origin: 'http://10.1.2.3:8185', authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
     });
-    expect(refused.status).toBe(401);
-    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: 'ACCESS_DENIED' } });
+    const own = await fetch(`${server.url}/api/v1/queueList`, {
+      method: 'POST',
+      headers: { origin: server.url, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    });
+    expect(own.status).toBe(200);
   });
 
   it('calls the stop listener only after the serviceStop reply is sent', async () => {
@@ -254,6 +280,39 @@ describe('console static build', () => {
       expect(csp).toContain("default-src 'self'");
       // The full console may connect to other computers' services.
       expect(csp).toContain("connect-src 'self' http: https: ws: wss:");
+    } finally {
+      await server.close();
+      await host.close();
+      temp.cleanup();
+    }
+  });
+});
+
+describe('consoles served elsewhere (--allow-origin)', () => {
+  it('get CORS headers naming their origin, and their preflights an answer', async () => {
+    const temp = tempDataDir();
+    const host = ServiceHost.open({ dataDir: temp.dir });
+    const other = 'http://127.0.0.1:8185';
+    const server = await startHttpServer(host, {
+      listen: { host: '127.0.0.1', port: 0 },
+      token: TOKEN,
+      consoleDir: null,
+      allowedOrigins: [other],
+    });
+    try {
+      const preflight = await fetch(`${server.url}/api/v1/queueList`, {
+        method: 'OPTIONS',
+        headers: { origin: other, 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(other);
+      expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+      const call = await fetch(`${server.url}/api/v1/queueList`, {
+        method: 'POST',
+        headers: { origin: other, authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      });
+      expect(call.status).toBe(200);
+      expect(call.headers.get('access-control-allow-origin')).toBe(other);
     } finally {
       await server.close();
       await host.close();

@@ -25,12 +25,32 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
     )
     .option('--name <name>', 'computer name of this queue manager (default: the stored name, else the host name)')
     .option('--listen <host:port>', 'address to listen on; port 0 = any free port', '127.0.0.1:0')
+    .option('--allow-remote', 'allow a --listen address other computers can reach (needs --tls-cert and --tls-key)')
+    .option('--tls-cert <file>', 'PEM certificate to serve HTTPS with')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
+    .option('--allow-host <name>', 'another host name clients may use to reach the service (repeatable)', collect, [])
+    .option(
+      '--allow-origin <origin>',
+      'let consoles served from this origin (e.g. http://127.0.0.1:8185 on another service) call this one (repeatable)',
+      collect,
+      [],
+    )
     .option(
       '--peer-listen <host:port>',
       'also accept deliveries from other computers on this address (mutual TLS; port 0 = any free port)',
     )
     .option('--routing', 'be a routing server: relay messages for other computers')
     .action(action(io, startService));
+
+  program
+    .command('console')
+    .description('print a one-time link that opens the console in a browser (valid for a minute, once)')
+    .action(
+      action(io, async (ctx) => {
+        const client = await ctx.client();
+        ctx.print(await client.consoleLink(), (link) => link.url);
+      }),
+    );
 
   service
     .command('status')
@@ -93,6 +113,10 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
     );
 }
 
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 async function waitForStop(dataDir: string): Promise<void> {
   const file = join(dataDir, SERVICE_FILE);
   const deadline = Date.now() + STOP_WAIT_MS;
@@ -110,21 +134,31 @@ async function startService(ctx: CommandContext): Promise<void> {
     );
   const dataDir = dataDirOf(ctx.options, ctx.io.env);
   const name = typeof ctx.options['name'] === 'string' ? ctx.options['name'] : undefined;
+  const o = ctx.options;
+  const certFile = typeof o['tlsCert'] === 'string' ? o['tlsCert'] : undefined;
+  const keyFile = typeof o['tlsKey'] === 'string' ? o['tlsKey'] : undefined;
+  if ((certFile === undefined) !== (keyFile === undefined))
+    throw new UsageError('--tls-cert and --tls-key go together: give both.');
   let running;
   try {
-    const peerListen = ctx.options['peerListen'];
+    const peerListen = o['peerListen'];
     running = await starter.start({
       dataDir,
       name,
-      listen: String(ctx.options['listen']),
+      listen: String(o['listen']),
+      allowRemote: o['allowRemote'] === true,
+      tls: certFile !== undefined && keyFile !== undefined ? { certFile, keyFile } : undefined,
+      allowHosts: (o['allowHost'] as string[] | undefined) ?? [],
+      allowOrigins: (o['allowOrigin'] as string[] | undefined) ?? [],
       ...(peerListen !== undefined ? { peerListen: String(peerListen) } : {}),
-      ...(ctx.options['routing'] === true ? { routing: true } : {}),
+      ...(o['routing'] === true ? { routing: true } : {}),
     });
   } catch (error) {
-    // Only the listen address is checked before the service starts; a bad one is a wrong command line.
+    // What is checked before the service starts (the address, the TLS files) is a wrong command line.
     if (isQkError(error) && error.code === 'INVALID_PARAMETER') throw new UsageError(error.message);
     throw error;
   }
+  // Never the token: scripts read it from DATA/token, a browser signs in with a one-time link.
   // CLI.md: with --peer-listen the ready line gains the peer address and fingerprint (status always has them).
   const ready = {
     ready: true,
@@ -138,10 +172,13 @@ async function startService(ctx: CommandContext): Promise<void> {
   ctx.print(
     ready,
     (r) =>
-      `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url} (data ${dataDir}; console ${running.consoleUrl}; Ctrl+C stops it)` +
+      `Queuekeeper service ${r.name} {${r.id}} ready at ${r.url}\n` +
+      `  data folder: ${dataDir} (the access token is in ${join(dataDir, 'token')}, readable by this user only)\n` +
+      `  console: ${running.consoleLink()} (one-time link, valid for a minute; \`qk console\` makes another)\n` +
       (running.peerAddress
-        ? `\nPeers deliver to ${running.peerAddress}; this computer's fingerprint is ${running.peerFingerprint}`
-        : ''),
+        ? `  peers deliver to ${running.peerAddress}; this computer's fingerprint is ${running.peerFingerprint}\n`
+        : '') +
+      `  Ctrl+C stops it.`,
   );
   await running.stopped;
   if (!ctx.json) ctx.io.stdout('Service stopped.\n');

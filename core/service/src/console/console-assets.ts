@@ -53,10 +53,14 @@ function securityHeaders(
   reply: FastifyReply,
   fallbackHost: string,
   anyService: boolean,
+  secure: boolean,
 ): void {
   const hostHeader = request.headers.host;
   const host = hostHeader && HOST_HEADER_RE.test(hostHeader) ? hostHeader : fallbackHost;
-  reply.header('content-security-policy', consoleCsp(anyService ? 'http: https: ws: wss:' : `ws://${host}`));
+  reply.header(
+    'content-security-policy',
+    consoleCsp(anyService ? 'http: https: ws: wss:' : `${secure ? 'wss' : 'ws'}://${host}`),
+  );
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'no-referrer');
   reply.header('x-frame-options', 'DENY');
@@ -66,11 +70,11 @@ function securityHeaders(
 /** Serves the console (or the fallback page) at `/`, every response with the CSP. */
 export async function registerConsole(
   app: FastifyInstance,
-  options: { consoleDir: string | undefined; hostForCsp: () => string },
+  options: { consoleDir: string | undefined; hostForCsp: () => string; secure: boolean },
 ): Promise<void> {
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.url.startsWith('/api/'))
-      securityHeaders(request, reply, options.hostForCsp(), options.consoleDir !== undefined);
+      securityHeaders(request, reply, options.hostForCsp(), options.consoleDir !== undefined, options.secure);
     return payload;
   });
   if (options.consoleDir) {

@@ -1,6 +1,7 @@
 /**
- * The page served at `/` when the console has not been built: it lists queues through the API, with the
- * token from the URL fragment (`#token=…`, never sent to the server). Script in its own file: the CSP forbids inline scripts.
+ * The page served at `/` when the console has not been built: it lists queues through the API. It signs in
+ * as the console does: the one-time code of its link (`#code=…`) is exchanged for a session token kept in
+ * this tab. Script in its own file: the CSP forbids inline scripts.
  */
 
 /** The fallback page's HTML. */
@@ -41,19 +42,29 @@ export const FALLBACK_PAGE_HTML = `<!doctype html>
 /** The fallback page's script: plain browser JavaScript, no build step. */
 export const FALLBACK_PAGE_SCRIPT = `'use strict';
 (function () {
-  var token = new URLSearchParams(location.hash.slice(1)).get('token') || '';
   var errorBox = document.getElementById('error');
   var body = document.getElementById('queues');
   var numbers = new Intl.NumberFormat();
+  var code = new URLSearchParams(location.hash.slice(1)).get('code');
+  if (code) history.replaceState(null, '', location.pathname + location.search);
+  function post(path, token, input) {
+    var headers = { 'content-type': 'application/json' };
+    if (token) headers.authorization = 'Bearer ' + token;
+    return fetch(path, { method: 'POST', headers: headers, body: JSON.stringify(input || {}) })
+      .then(function (r) { return r.json(); })
+      .then(function (envelope) {
+        if (!envelope.ok) throw new Error(envelope.error.code + ': ' + envelope.error.message);
+        return envelope.value;
+      });
+  }
+  var session = code
+    ? post('/console/session', null, { code: code }).then(function (v) {
+        sessionStorage.setItem('queuekeeper.token', v.token);
+        return v.token;
+      })
+    : Promise.resolve(sessionStorage.getItem('queuekeeper.token') || '');
   function call(op, input) {
-    return fetch('/api/v1/' + op, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + token },
-      body: JSON.stringify(input || {})
-    }).then(function (r) { return r.json(); }).then(function (envelope) {
-      if (!envelope.ok) throw new Error(envelope.error.code + ': ' + envelope.error.message);
-      return envelope.value;
-    });
+    return session.then(function (token) { return post('/api/v1/' + op, token, input); });
   }
   function cell(row, text, numeric) {
     var td = document.createElement('td');
@@ -80,10 +91,15 @@ export const FALLBACK_PAGE_SCRIPT = `'use strict';
   refresh();
   var pending = null;
   function connect() {
-    var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/v1/ws?token=' + encodeURIComponent(token));
-    ws.onopen = function () { ws.send(JSON.stringify({ type: 'subscribe' })); };
-    ws.onmessage = function () { if (!pending) pending = setTimeout(function () { pending = null; refresh(); }, 250); };
-    ws.onclose = function () { setTimeout(connect, 2000); };
+    session.then(function (token) {
+      var ws = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/api/v1/ws');
+      ws.onopen = function () {
+        ws.send(JSON.stringify({ type: 'auth', token: token }));
+        ws.send(JSON.stringify({ type: 'subscribe' }));
+      };
+      ws.onmessage = function () { if (!pending) pending = setTimeout(function () { pending = null; refresh(); }, 250); };
+      ws.onclose = function () { setTimeout(connect, 2000); };
+    }, function () {});
   }
   connect();
 })();

@@ -1,6 +1,6 @@
 /** One handler per operation of the contract, mapping it onto the queue manager of the host. */
 import type { OperationName, OperationOutput, OperationParsedInput } from '@qk/api';
-import { restartImpact, searchMessages, type QueueManagerApi } from '@qk/engine';
+import { restartImpact, searchMessages, type QueueManagerApi, type ReplyLimit } from '@qk/engine';
 import type { NetworkNode } from '@qk/network';
 import type { ServiceStatus } from '@qk/model';
 import type { TransactionRegistry } from './transaction-registry.js';
@@ -11,7 +11,17 @@ export interface CallContext {
   signal?: AbortSignal | undefined;
   /** The connection that owns transactions begun by this call; undefined = plain HTTP. */
   connectionId?: string | undefined;
+  /**
+   * Hands a successful reply to the caller now (resolving once the transport took it); receives commit their
+   * removal only after it resolves. Without it the reply counts as delivered once built (in-process hosts).
+   */
+  deliver?: ((value: unknown) => Promise<void>) | undefined;
+  /** The byte cap of a batch reply as this transport carries it. */
+  replyLimit?: ReplyLimit | undefined;
 }
+
+/** Operations whose reply carries messages they take: they wait while the caller is behind in reading. */
+export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['receive', 'receiveBatch']);
 
 /** Handlers that also see the call context. */
 export type ContextualHandlers = {
@@ -67,15 +77,20 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       touch(transaction);
       return { ids: await engine().sendBatch(messages, transaction) };
     },
-    receive: async (input, { signal }) => {
+    receive: async (input, { signal, deliver }) => {
       touch(input.transaction);
-      const message = await engine().receive({ ...input, signal });
+      const message = await engine().receive({ ...input, signal, deliver });
       touch(input.transaction);
       return message;
     },
-    receiveBatch: async (input, { signal }) => {
+    receiveBatch: async (input, { signal, deliver, replyLimit }) => {
       touch(input.transaction);
-      const messages = await engine().receiveBatch({ ...input, signal });
+      const messages = await engine().receiveBatch({
+        ...input,
+        signal,
+        replyLimit,
+        deliver: deliver && ((replies) => deliver({ messages: replies })),
+      });
       touch(input.transaction);
       return { messages };
     },

@@ -5,9 +5,12 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { NetworkNode } from '@qk/network';
+import { consoleLogger, type RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
+import { planExposure } from '../transports/exposure.js';
+import { startFailure } from './start-failure.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
-import { DEFAULT_LISTEN, type ListenAddress } from '../transports/listen-address.js';
+import { DEFAULT_LISTEN, urlFor, type ListenAddress } from '../transports/listen-address.js';
 import { removeServiceFile, writeServiceFile } from './service-file.js';
 import { loadOrCreateToken } from './token.js';
 
@@ -20,6 +23,16 @@ export interface RunServiceOptions {
   consoleDir?: string | null | undefined;
   /** Stop on SIGINT/SIGTERM (the CLI and `npm start` want this; tests do not). */
   handleSignals?: boolean | undefined;
+  /** Required to listen on an address other computers can reach; then `tls` is required too. */
+  allowRemote?: boolean | undefined;
+  /** PEM files of the certificate and key to serve HTTPS with. */
+  tls?: { certFile: string; keyFile: string } | undefined;
+  /** Host names requests may carry besides loopback ones and this computer's (`--allow-host`). */
+  allowedHosts?: readonly string[] | undefined;
+  /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
+  allowedOrigins?: readonly string[] | undefined;
+  /** Where the transports log what goes wrong (pino-compatible); warnings and errors go to stderr by default. */
+  logger?: RpcLogger | undefined;
   /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
   peerListen?: ListenAddress | undefined;
   /** Relay messages for other computers (`--routing`). */
@@ -31,6 +44,7 @@ export interface RunningService {
   readonly host: ServiceHost;
   readonly http: HttpServer;
   readonly network: NetworkNode;
+  /** Where clients reach it: the listen address, or this computer's name when listening on every interface. */
   readonly url: string;
   readonly token: string;
   readonly dataDir: string;
@@ -49,21 +63,35 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
 /** Opens the data folder, listens, writes service.json, and returns once requests are accepted. */
 export async function runService(options: RunServiceOptions): Promise<RunningService> {
   const dataDir = resolve(options.dataDir);
-  const host = ServiceHost.open({ dataDir, name: options.name });
+  const listen = options.listen ?? DEFAULT_LISTEN;
+  // Refused before anything opens: a wrong address must not leave a lock or a store touched.
+  const exposure = planExposure(listen, options);
+  let host: ServiceHost;
+  try {
+    host = ServiceHost.open({ dataDir, name: options.name });
+  } catch (error) {
+    throw startFailure(error, dataDir);
+  }
   let http: HttpServer;
   let token: string;
+  let url: string;
   let network: NetworkNode;
   try {
     token = loadOrCreateToken(dataDir);
     network = await host.startNetwork({ peerListen: options.peerListen, routing: options.routing });
     http = await startHttpServer(host, {
-      listen: options.listen ?? DEFAULT_LISTEN,
+      listen,
       token,
       consoleDir: options.consoleDir,
+      tls: exposure.tls,
+      allowedHosts: [...exposure.hosts, ...(options.allowedHosts ?? [])],
+      allowedOrigins: options.allowedOrigins,
+      logger: options.logger ?? consoleLogger,
     });
     const status = host.handlers.serviceStatus({});
+    url = exposure.publicHost === listen.host ? http.url : urlFor(exposure.publicHost, http.port, 'https');
     writeServiceFile(dataDir, {
-      url: http.url,
+      url,
       pid: process.pid,
       name: host.name,
       id: host.id,
@@ -71,7 +99,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     });
   } catch (error) {
     await host.close();
-    throw error;
+    throw startFailure(error, dataDir);
   }
 
   let markStopped!: () => void;
@@ -101,5 +129,5 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
-  return { host, http, network, url: http.url, token, dataDir, stop, stopped };
+  return { host, http, network, url, token, dataDir, stop, stopped };
 }

@@ -1,19 +1,22 @@
 /**
- * The HTTP transport: `POST /api/v1/<op>` with the op's input as JSON, `Authorization: Bearer <token>`,
- * replies in the envelope with `httpStatusFor(code)`; the WebSocket channel and the console on the same port.
+ * The HTTP transport: the API (api-routes.ts), the WebSocket channel, the console pages and their one-time
+ * codes, on one port — plain HTTP on loopback, TLS when the service listens beyond it. Every request first
+ * passes the Host and Origin checks of access.ts.
  */
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import { API_PREFIX, httpStatusFor, type Envelope, type ErrorBody } from '@qk/api';
+import { API_PREFIX, type Envelope, type ErrorBody } from '@qk/api';
 import { QkError } from '@qk/model';
+import { silentLogger, type RpcLogger } from '@qk/rpc';
 import type { ServiceHost } from '../host/host.js';
 import { findConsoleDir, registerConsole } from '../console/console-assets.js';
+import { registerConsoleSession } from '../console/console-session.js';
+import { Access } from './access.js';
+import { HTTP_BODY_LIMIT, registerApi } from './api-routes.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
-import { bearerToken, tokenMatches } from '../host/token.js';
 import { attachWebSocket, type WebSocketChannel } from './websocket-server.js';
 
-/** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */
-export const HTTP_BODY_LIMIT = 16 * 1024 * 1024;
+export { HTTP_BODY_LIMIT } from './api-routes.js';
 
 /** How long a stop waits for requests in flight before cutting their connections. */
 const CLOSE_GRACE_MS = 2_000;
@@ -24,17 +27,25 @@ export interface HttpServerOptions {
   token: string;
   /** Folder of the console's static build; default: `dist/renderer` when it exists. `null` = fallback page only. */
   consoleDir?: string | null | undefined;
+  /** Certificate and key (PEM) to serve HTTPS; required beyond loopback (the runner checks). */
+  tls?: { cert: string | Buffer; key: string | Buffer } | undefined;
+  /** Host names besides loopback ones that requests may name (the listen host is added). */
+  allowedHosts?: readonly string[] | undefined;
+  /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
+  allowedOrigins?: readonly string[] | undefined;
+  logger?: RpcLogger | undefined;
 }
 
 /** A listening HTTP server. */
 export interface HttpServer {
-  /** `http://HOST:PORT` (no trailing slash). */
+  /** `http(s)://HOST:PORT` (no trailing slash). */
   readonly url: string;
   readonly port: number;
   readonly app: FastifyInstance;
   readonly websocket: WebSocketChannel;
-  /** The console URL with its token: `http://127.0.0.1:PORT/#token=TOKEN`. */
-  readonly consoleUrl: string;
+  readonly access: Access;
+  /** A fresh console link with a one-time code (valid for a minute, once): `http://127.0.0.1:PORT/#code=…`. */
+  consoleLink(): string;
   /** Stops accepting, ends WebSocket connections, and waits for requests in flight. */
   close(): Promise<void>;
 }
@@ -44,23 +55,37 @@ function errorEnvelope(error: ErrorBody): Envelope<never> {
 }
 
 /** Maps fastify's own request errors (bad JSON, body too large, wrong media type) onto the contract's codes. */
-function transportError(error: FastifyError): ErrorBody {
+function transportError(error: FastifyError): { status: number; body: ErrorBody } {
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { code: 'INSUFFICIENT_RESOURCES', message: `The request is larger than ${HTTP_BODY_LIMIT} bytes.` };
+    return {
+      status: 413,
+      body: { code: 'INSUFFICIENT_RESOURCES', message: `The request is larger than ${HTTP_BODY_LIMIT} bytes.` },
+    };
   }
-  if ((error.statusCode ?? 500) < 500)
-    return { code: 'INVALID_PARAMETER', message: `Invalid request: ${error.message}` };
-  return { code: 'INTERNAL', message: `Internal error: ${error.message}` };
+  const status = error.statusCode ?? 500;
+  if (status < 500)
+    return { status, body: { code: 'INVALID_PARAMETER', message: `Invalid request: ${error.message}` } };
+  return { status: 500, body: { code: 'INTERNAL', message: `Internal error: ${error.message}` } };
 }
 
 /** Starts the HTTP + WebSocket server over a host. */
 export async function startHttpServer(host: ServiceHost, options: HttpServerOptions): Promise<HttpServer> {
+  const logger = options.logger ?? silentLogger;
+  const scheme = options.tls ? 'https' : 'http';
+  const access = new Access({
+    token: options.token,
+    scheme,
+    hosts: options.allowedHosts,
+    origins: options.allowedOrigins,
+  });
+  if (!['0.0.0.0', '::'].includes(options.listen.host)) access.allowHost(options.listen.host);
   const app = Fastify({
     logger: false,
     bodyLimit: HTTP_BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
-  });
+    ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
+  }) as unknown as FastifyInstance;
   let boundHost = `${options.listen.host}:${options.listen.port}`;
 
   // An empty body is the empty input `{}`: most operations take no parameters.
@@ -81,56 +106,35 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     },
   );
 
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    const body = transportError(error);
-    return reply.code(httpStatusFor(body.code)).send(errorEnvelope(body));
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const { status, body } = transportError(error);
+    if (status >= 500)
+      logger.error({ url: request.url, err: { message: error.message, stack: error.stack } }, 'request failed');
+    return reply.code(status).send(errorEnvelope(body));
   });
 
-  // CORS: a console served by one service may administer another ("connect to another computer"). Safe with
-  // `*` because every call needs the bearer token, which a foreign page does not have (no cookies are used).
+  // Host and Origin first, for every request whatever it asks for (DNS rebinding, foreign pages).
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(`${API_PREFIX}/`)) return;
-    reply.header('access-control-allow-origin', '*');
-    if (request.method === 'OPTIONS') {
-      return reply
-        .code(204)
-        .header('access-control-allow-methods', 'POST')
-        .header('access-control-allow-headers', 'authorization, content-type')
-        .header('access-control-max-age', '600')
-        .send();
+    const hostHeader = request.headers.host;
+    const origin = request.headers.origin;
+    const refused = access.checkHost(hostHeader) ?? access.checkOrigin(origin, hostHeader);
+    if (refused)
+      return reply.code(refused.status).send(errorEnvelope({ code: refused.code, message: refused.message }));
+    if (access.isAllowedForeignOrigin(origin, hostHeader)) {
+      reply.header('access-control-allow-origin', origin).header('vary', 'origin');
+      if (request.method === 'OPTIONS') {
+        return reply
+          .code(204)
+          .header('access-control-allow-methods', 'POST')
+          .header('access-control-allow-headers', 'authorization, content-type')
+          .header('access-control-max-age', '600')
+          .send();
+      }
     }
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(`${API_PREFIX}/`)) return;
-    if (!tokenMatches(bearerToken(request.headers.authorization), options.token)) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send(
-          errorEnvelope({
-            code: 'UNAUTHORIZED',
-            message: 'A valid token is required: Authorization: Bearer <token> (it is in DIR/token).',
-          }),
-        );
-    }
-  });
-
-  app.post<{ Params: { op: string } }>(`${API_PREFIX}/:op`, async (request, reply) => {
-    const { op } = request.params;
-    // A long-polling receive stops waiting when its client goes away, so no message is taken for nobody.
-    const aborter = new AbortController();
-    const onClose = (): void => {
-      if (!reply.raw.writableFinished) aborter.abort();
-    };
-    reply.raw.once('close', onClose);
-    const envelope = await host.call(op, request.body, { signal: aborter.signal });
-    reply.raw.off('close', onClose);
-    return reply
-      .code(envelope.ok ? 200 : httpStatusFor(envelope.error.code))
-      .header('cache-control', 'no-store')
-      .send(envelope);
-  });
+  await registerApi(app, { host, access, logger });
+  await registerConsoleSession(app, { access, consoleLink: () => consoleLink() });
 
   app.setNotFoundHandler(async (request, reply) => {
     const body: ErrorBody = request.url.startsWith(API_PREFIX)
@@ -143,9 +147,14 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
   });
 
   const consoleDir = options.consoleDir === null ? undefined : (options.consoleDir ?? findConsoleDir());
-  await registerConsole(app, { consoleDir, hostForCsp: () => boundHost });
+  await registerConsole(app, { consoleDir, hostForCsp: () => boundHost, secure: options.tls !== undefined });
 
-  const websocket = attachWebSocket(app.server, host, options.token);
+  const websocket = attachWebSocket(app.server, host, {
+    logger,
+    accepts: (token) => access.acceptsToken(token),
+    admit: (request) =>
+      access.checkHost(request.headers.host) ?? access.checkOrigin(request.headers.origin, request.headers.host),
+  });
   try {
     await app.listen({ host: options.listen.host, port: options.listen.port });
   } catch (error) {
@@ -161,8 +170,9 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     );
   }
   const address = app.server.address() as AddressInfo;
-  const url = urlFor(options.listen.host, address.port);
+  const url = urlFor(options.listen.host, address.port, scheme);
   boundHost = new URL(url).host;
+  const consoleLink = (): string => `${url}/#code=${access.mintCode()}`;
 
   let closing: Promise<void> | undefined;
   return {
@@ -170,7 +180,8 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     port: address.port,
     app,
     websocket,
-    consoleUrl: `${url}/#token=${options.token}`,
+    access,
+    consoleLink,
     close() {
       // Requests still open after a grace period (a peer that never reads its reply) must not hold up a stop.
       const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);

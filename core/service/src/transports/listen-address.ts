@@ -44,7 +44,7 @@ function invalid(text: string): QkError {
 }
 
 /** The URL clients use to reach a server listening on `host:port` (a wildcard address is reached over loopback). */
-export function urlFor(host: string, port: number): string {
+export function urlFor(host: string, port: number, scheme: 'http' | 'https' = 'http'): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return reachable.includes(':') ? `http://[${reachable}]:${port}` : `http://${reachable}:${port}`;
+  return reachable.includes(':') ? `${scheme}://[${reachable}]:${port}` : `${scheme}://${reachable}:${port}`;
 }

@@ -1,17 +1,19 @@
 /**
- * The WebSocket channel on `/api/v1/ws`: many `call` frames in flight at once, results in whatever order
- * they finish (how applications keep many sends/receives going), and `event` frames for subscribers.
+ * The WebSocket channel on `/api/v1/ws`: the call protocol of core/rpc over one socket — many calls in
+ * flight, results in whatever order they finish, cancel, events for subscribers. The token comes in the
+ * upgrade's Authorization header or in the first frame, never in the URL; who may upgrade at all (Host,
+ * Origin) is decided by the HTTP server's guard before this runs.
  */
-import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { clientFrameSchema, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { WEBSOCKET_PATH, type QkEvent } from '@qk/api';
+import { BATCH_REPLY_LIMIT, serveRpc, type RpcLogger } from '@qk/rpc';
+import { wsTransport } from '@qk/rpc/node';
 import type { ServiceHost } from '../host/host.js';
-import { bearerToken, tokenMatches } from '../host/token.js';
+import { DELIVERING_OPERATIONS } from '../host/handlers.js';
+import { bearerToken } from '../host/token.js';
 
-/** A peer that buffers more than this without reading is cut off instead of growing our memory. */
-const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
 const HEARTBEAT_MS = 30_000;
 /** Room for a 4 MB message in base64 plus its properties, with margin. */
 const MAX_FRAME_BYTES = 16 * 1024 * 1024;
@@ -24,41 +26,77 @@ export interface WebSocketChannel {
   close(): Promise<void>;
 }
 
-function rejectUpgrade(socket: Duplex, status: number, text: string): void {
-  const body = JSON.stringify({
-    ok: false,
-    error: { code: status === 401 ? 'UNAUTHORIZED' : 'INVALID_PARAMETER', message: text },
-  });
+export interface WebSocketOptions {
+  /** Whether a presented token opens a connection (the service's, or a console session's). */
+  accepts(token: string | undefined): boolean;
+  logger: RpcLogger;
+  /** Decides whether an upgrade request may go on (Host and Origin); a refusal's status and message. */
+  admit(request: IncomingMessage): { status: number; code: string; message: string } | null;
+}
+
+function rejectUpgrade(socket: Duplex, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ ok: false, error: { code, message } });
+  const reason = status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found';
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 
-/** Serves the WebSocket channel on the given HTTP server, authenticated by the same token as HTTP. */
-export function attachWebSocket(server: Server, host: ServiceHost, token: string): WebSocketChannel {
+interface Liveness {
+  pong: boolean;
+  buffered: number;
+}
+
+/** Serves the WebSocket channel on the given HTTP server. */
+export function attachWebSocket(server: Server, host: ServiceHost, options: WebSocketOptions): WebSocketChannel {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  const liveness = new WeakMap<WebSocket, Liveness>();
   let nextConnection = 1;
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => undefined);
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname !== WEBSOCKET_PATH)
-      return rejectUpgrade(socket, 404, `No WebSocket endpoint at ${url.pathname}; use ${WEBSOCKET_PATH}.`);
-    // Browsers cannot set headers on a WebSocket, hence `?token=` besides the Authorization header.
-    const presented = bearerToken(request.headers.authorization) ?? url.searchParams.get('token') ?? undefined;
-    if (!tokenMatches(presented, token))
-      return rejectUpgrade(socket, 401, 'A valid token is required (Authorization: Bearer <token> or ?token=).');
-    wss.handleUpgrade(request, socket, head, (ws) => serveConnection(ws, host, `ws-${nextConnection++}`));
+      return rejectUpgrade(socket, 404, 'INVALID_PARAMETER', `No WebSocket endpoint here; use ${WEBSOCKET_PATH}.`);
+    const refused = options.admit(request);
+    if (refused) return rejectUpgrade(socket, refused.status, refused.code, refused.message);
+    if (url.searchParams.has('token')) {
+      // A token in a URL ends up in logs and histories: refused even when it is right.
+      return rejectUpgrade(
+        socket,
+        401,
+        'UNAUTHORIZED',
+        'The token is never taken from the URL: send it as Authorization: Bearer <token> or in the first frame.',
+      );
+    }
+    const header = request.headers.authorization;
+    if (header !== undefined && !options.accepts(bearerToken(header)))
+      return rejectUpgrade(socket, 401, 'UNAUTHORIZED', 'The token in the Authorization header was refused.');
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      liveness.set(ws, { pong: true, buffered: 0 });
+      ws.on('pong', () => {
+        const state = liveness.get(ws);
+        if (state) state.pong = true;
+      });
+      serveConnection(ws, host, options, `ws-${nextConnection++}`, header !== undefined);
+    });
   };
   server.on('upgrade', onUpgrade);
 
+  // A peer that neither answers pings nor takes any of what it was sent is gone: cutting it releases what
+  // its receives hold. One that reads slowly (its backlog shrinks) is kept, however long it takes; so is one
+  // whose frames we stopped reading while its calls run (its pongs wait unread behind them, and nothing of
+  // ours waits for it).
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
-      const alive = ws as WebSocket & { qkAlive?: boolean };
-      if (alive.qkAlive === false) {
+      const state = liveness.get(ws) ?? { pong: false, buffered: 0 };
+      const draining = ws.bufferedAmount < state.buffered;
+      const heldByUs = ws.isPaused && ws.bufferedAmount === 0;
+      if (!state.pong && !draining && !heldByUs) {
         ws.terminate();
         continue;
       }
-      alive.qkAlive = false;
+      liveness.set(ws, { pong: false, buffered: ws.bufferedAmount });
       ws.ping();
     }
   }, HEARTBEAT_MS);
@@ -87,75 +125,37 @@ export function attachWebSocket(server: Server, host: ServiceHost, token: string
   };
 }
 
-function serveConnection(ws: WebSocket, host: ServiceHost, connectionId: string): void {
-  const aborter = new AbortController();
-  // Every waiting receive of the connection listens on this one signal; hundreds in flight is normal use.
-  setMaxListeners(0, aborter.signal);
-  let unsubscribe: (() => void) | undefined;
-  (ws as WebSocket & { qkAlive?: boolean }).qkAlive = true;
-  ws.on('pong', () => {
-    (ws as WebSocket & { qkAlive?: boolean }).qkAlive = true;
+function serveConnection(
+  ws: WebSocket,
+  host: ServiceHost,
+  options: WebSocketOptions,
+  connectionId: string,
+  authenticated: boolean,
+): void {
+  const transport = wsTransport(ws);
+  let closed = false;
+  const sink = serveRpc(transport, {
+    connectionId,
+    logger: options.logger,
+    authenticate: authenticated ? undefined : (token) => options.accepts(token),
+    handler: {
+      async call(op, input, { signal, deliver }) {
+        const envelope = await host.call(op, input, { signal, connectionId, deliver, replyLimit: BATCH_REPLY_LIMIT });
+        // A transaction begun while the socket was closing would otherwise be orphaned.
+        if (closed) host.transactions.connectionClosed(connectionId);
+        return envelope;
+      },
+      subscribe: (listener) => host.subscribe((event: QkEvent) => listener(event)),
+      isDestructive: (op) => DELIVERING_OPERATIONS.has(op),
+      closed() {
+        closed = true;
+        // A transaction cannot outlive the connection that began it: nobody is left to commit it.
+        host.transactions.connectionClosed(connectionId);
+      },
+    },
   });
-
-  const send = (frame: object): void => {
-    if (ws.readyState !== ws.OPEN) return;
-    if (ws.bufferedAmount > MAX_BUFFERED_BYTES) {
-      ws.close(1013, 'peer is not reading its frames');
-      return;
-    }
-    ws.send(JSON.stringify(frame));
-  };
-
-  ws.on('message', (data: RawData, isBinary: boolean) => {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString());
-    } catch {
-      ws.close(1007, 'frames must be JSON');
-      return;
-    }
-    const parsed = clientFrameSchema.safeParse(raw);
-    if (!parsed.success) {
-      const id = (raw as { id?: unknown } | null)?.id;
-      if (typeof id === 'number' && Number.isInteger(id)) {
-        send({
-          type: 'result',
-          id,
-          ok: false,
-          error: { code: 'INVALID_PARAMETER', message: 'Invalid frame: expected {type:"call", id, op, input}.' },
-        });
-      } else {
-        ws.close(1008, 'invalid frame');
-      }
-      return;
-    }
-    const frame = parsed.data;
-    switch (frame.type) {
-      case 'call':
-        void host.call(frame.op, frame.input, { signal: aborter.signal, connectionId }).then((envelope) => {
-          // A transaction begun while the socket was closing would otherwise be orphaned.
-          if (aborter.signal.aborted) host.transactions.connectionClosed(connectionId);
-          send({ type: 'result', id: frame.id, ...envelope });
-        });
-        return;
-      case 'subscribe':
-        unsubscribe ??= host.subscribe((event: QkEvent) => send({ type: 'event', event }));
-        return;
-      case 'unsubscribe':
-        unsubscribe?.();
-        unsubscribe = undefined;
-        return;
-    }
-  });
-
-  ws.on('close', () => {
-    aborter.abort();
-    unsubscribe?.();
-    unsubscribe = undefined;
-    // A transaction cannot outlive the connection that began it: nobody is left to commit it.
-    host.transactions.connectionClosed(connectionId);
-  });
-  ws.on('error', () => {
-    // 'close' follows and cleans up.
+  transport.attach(sink);
+  ws.on('error', (error) => {
+    options.logger.info({ connection: connectionId, err: { message: error.message } }, 'WebSocket error');
   });
 }

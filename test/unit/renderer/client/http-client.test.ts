@@ -8,6 +8,8 @@ class FakeSocket {
   static last: FakeSocket | null = null;
   static all: FakeSocket[] = [];
   sent: unknown[] = [];
+  readyState = 0;
+  bufferedAmount = 0;
   onopen: (() => void) | null = null;
   onmessage: ((m: { data: string }) => void) | null = null;
   onclose: (() => void) | null = null;
@@ -20,9 +22,11 @@ class FakeSocket {
     this.sent.push(JSON.parse(text));
   }
   close() {
+    this.readyState = 3;
     this.onclose?.();
   }
   open() {
+    this.readyState = 1;
     this.onopen?.();
   }
   receive(frame: unknown) {
@@ -80,7 +84,7 @@ describe('HTTP/WebSocket client', () => {
     await expect(client.serviceStatus({})).rejects.toMatchObject({ code: 'SERVICE_NOT_AVAILABLE' });
   });
 
-  it('subscribes on the WebSocket with the token, delivers valid events, and reports drops', async () => {
+  it('subscribes on the WebSocket with the token in its first frame, delivers valid events, and reports drops', async () => {
     const client = createHttpClient({
       baseUrl: 'http://h:1',
       token: 'a b',
@@ -92,14 +96,17 @@ describe('HTTP/WebSocket client', () => {
     client.onConnectionChange?.((c) => states.push(c));
     client.subscribe((e) => events.push(e));
     const socket = FakeSocket.last as FakeSocket;
-    expect(socket.url).toBe('ws://h:1/api/v1/ws?token=a%20b');
+    expect(socket.url).toBe('ws://h:1/api/v1/ws');
     socket.open();
-    expect(socket.sent).toEqual([{ type: 'subscribe' }]);
+    expect(socket.sent).toEqual([{ type: 'auth', token: 'a b' }, { type: 'subscribe' }]);
+    socket.receive({ type: 'ready' });
     socket.receive({ type: 'event', event: { type: 'queuePurged', path: 'q', purged: 2 } });
     socket.receive({ type: 'event', event: { type: 'fromTheFuture' } });
     expect(events).toEqual([{ type: 'queuePurged', path: 'q', purged: 2 }]);
+    // Events the service dropped while this page was behind: told as a reconnection, which reloads the view.
+    socket.receive({ type: 'eventsLost', count: 3 });
     socket.close();
-    expect(states).toEqual([true, false]);
+    expect(states).toEqual([true, false, true, false]);
     client.close();
   });
 
@@ -115,12 +122,29 @@ describe('HTTP/WebSocket client', () => {
     const socket = FakeSocket.last as FakeSocket;
     socket.open();
     await flush();
-    const [a, b] = socket.sent as Array<{ id: number; op: string }>;
+    const [auth, a, b] = socket.sent as Array<{ type: string; id: number; op: string }>;
+    expect(auth?.type).toBe('auth');
     expect([a?.op, b?.op]).toEqual(['queueList', 'serviceStatus']);
     socket.receive({ type: 'result', id: b?.id, ok: true, value: { name: 'BETA' } });
     socket.receive({ type: 'result', id: a?.id, ok: false, error: { code: 'ACCESS_DENIED', message: 'no' } });
     await expect(second).resolves.toEqual({ name: 'BETA' });
     await expect(first).rejects.toMatchObject({ code: 'ACCESS_DENIED' });
+    client.close();
+  });
+
+  it('a refused token fails the calls on the socket with UNAUTHORIZED', async () => {
+    const client = createHttpClient({
+      baseUrl: 'http://remote:1',
+      token: 'bad',
+      WebSocketImpl: FakeSocket as never,
+      calls: 'ws',
+    });
+    const call = client.queueList({});
+    const socket = FakeSocket.last as FakeSocket;
+    socket.open();
+    await flush();
+    socket.receive({ type: 'error', error: { code: 'UNAUTHORIZED', message: 'The token was refused.' } });
+    await expect(call).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
     client.close();
   });
 });

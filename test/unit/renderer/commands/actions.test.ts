@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildActions } from '../../../../renderer/src/commands/actions.js';
+import { buildActions, findAction } from '../../../../renderer/src/commands/actions.js';
 import { createAppStore } from '../../../../renderer/src/store/app-store.js';
 import { nodeId } from '../../../../renderer/src/tree/tree-model.js';
 import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
 import { deadLetterFor } from '../support/scenes.js';
-import { flush } from '../support/timing.js';
+import { eventually, flush } from '../support/timing.js';
 
 const ORDERS = '.\\private$\\orders';
 
@@ -47,14 +47,84 @@ describe('the action model', () => {
     store.getState().selectIndex(0, 'replace');
     const model = buildActions(store);
     expect(model.nodeTitle).toBe('Dead-letter messages');
-    expect(model.nodeActions.map((a) => a.id)).toEqual(['purge', 'resendAll', 'import', 'refresh']);
+    expect(model.nodeActions.map((a) => a.id)).toEqual(['purge', 'resendAll', 'import', 'queueProperties', 'refresh']);
     expect(model.selectionTitle).toBe('dead letter');
     expect(model.selectionActions.map((a) => a.id)).toEqual([
       'messageProperties',
+      'editResend',
+      'sendCopy',
+      'copyId',
+      'copyBody',
+      'saveBody',
       'deleteMessages',
       'moveMessages',
       'resend',
       'export',
     ]);
+  });
+
+  it('MMC selection model: the queue selected in a folder list is what Properties, Purge and Delete act on', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: ORDERS, journal: true });
+    await client.queueCreate({ path: '.\\private$\\other' });
+    await store.getState().refreshQueues('local');
+    store.getState().revealNode(nodeId('local', 'private'));
+    expect(findAction(buildActions(store), 'queueProperties', 'deleteQueue')).toBeUndefined();
+    store.getState().selectResultItem(nodeId('local', 'queue', ORDERS));
+    const model = buildActions(store);
+    expect(model.selectionTitle).toBe('orders');
+    expect(model.selectionActions.map((a) => a.id)).toEqual([
+      'open',
+      'sendTest',
+      'purge',
+      'purgeJournal',
+      'import',
+      'queueProperties',
+      'deleteQueue',
+    ]);
+    findAction(model, 'queueProperties')?.run();
+    expect(store.getState().dialog).toEqual({ kind: 'queueProperties', computer: 'local', path: ORDERS });
+    store.getState().closeDialog();
+    // Another tree node clears the result pane's selection.
+    store.getState().selectNode(nodeId('local', 'system'));
+    expect(buildActions(store).selectionActions).toEqual([]);
+  });
+});
+
+describe('confirmations of what loses data', () => {
+  it('restart asks with the express messages it would lose per queue, Cancel being the default', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: ORDERS });
+    await client.queueCreate({ path: '.\\private$\\safe' });
+    await client.sendBatch({ messages: Array.from({ length: 3 }, () => ({ path: ORDERS, message: {} })) });
+    await client.send({ path: '.\\private$\\safe', message: { delivery: 'recoverable' } });
+    store.getState().revealNode(nodeId('local', 'msmq'));
+    findAction(buildActions(store), 'restart')?.run();
+    await eventually(() => expect(store.getState().dialog?.kind).toBe('confirm'));
+    const dialog = store.getState().dialog;
+    expect(dialog).toMatchObject({
+      title: 'Restart Message Queuing',
+      text: 'Restart Message Queuing on ALPHA? 3 express messages in 1 queue will be lost.',
+      destructive: true,
+      confirmLabel: 'Restart',
+    });
+    expect(dialog?.kind === 'confirm' && dialog.details?.[0]).toBe(
+      'Express messages are kept in memory only: orders 3.',
+    );
+    expect(client.serviceRestart).not.toHaveBeenCalled();
+  });
+
+  it('deleting a queue names its messages and its journal messages', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: ORDERS, journal: true });
+    await client.sendBatch({ messages: Array.from({ length: 5 }, () => ({ path: ORDERS, message: {} })) });
+    await client.receiveBatch({ path: ORDERS, max: 2 });
+    await store.getState().refreshQueues('local');
+    store.getState().revealNode(nodeId('local', 'queue', ORDERS));
+    findAction(buildActions(store), 'deleteQueue')?.run();
+    expect(store.getState().dialog).toMatchObject({
+      text: `Delete the queue ${ORDERS} with its 3 messages and the 2 messages in its journal?`,
+      destructive: true,
+    });
   });
 });

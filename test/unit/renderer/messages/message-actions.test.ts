@@ -3,7 +3,7 @@ import { createAppStore } from '../../../../renderer/src/store/app-store.js';
 import { nodeId } from '../../../../renderer/src/tree/tree-model.js';
 import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
 import { deadLetterFor } from '../support/scenes.js';
-import { flush } from '../support/timing.js';
+import { eventually, flush } from '../support/timing.js';
 
 const ORDERS = '.\\private$\\orders';
 const DEADLETTER = '.\\DEADLETTER$';
@@ -28,7 +28,9 @@ describe('bulk message actions', () => {
     await flush();
     const job = await store.getState().resendDeadLetters();
     expect(job).toMatchObject({ state: 'done', done: 3, total: 3 });
-    expect(job?.summary).toMatch(/^Resent 2 messages/);
+    expect(job?.summary).toBe(
+      'Resent 2 of 3 messages. .\\private$\\orders: 2 sent. .\\private$\\gone: 1 failed (QUEUE_NOT_FOUND 1).',
+    );
     expect(job?.failures).toEqual([
       { item: expect.stringContaining('.\\private$\\gone'), code: 'QUEUE_NOT_FOUND', message: expect.any(String) },
     ]);
@@ -91,5 +93,33 @@ describe('message properties', () => {
     await store.getState().openMessageProperties('local', '.\\private$\\admin', nack?.lookupId ?? 0);
     expect(client.messageFind).toHaveBeenCalledWith({ id });
     expect(store.getState().details?.originals?.map((l) => l.path)).toEqual([DEADLETTER]);
+  });
+});
+
+describe('an open properties sheet follows its message', () => {
+  it('is flagged when another program receives the message', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: ORDERS });
+    await client.send({ path: ORDERS, message: { label: 'watch me' } });
+    const [m] = (await client.browse({ path: ORDERS })).messages;
+    await store.getState().openMessageProperties('local', ORDERS, m?.lookupId ?? 0);
+    expect(store.getState().details?.gone).toBeNull();
+    await client.receive({ path: ORDERS });
+    await eventually(() => expect(store.getState().details?.gone).toBe('It was received by an application.'));
+    expect(store.getState().details?.message?.label).toBe('watch me');
+  });
+
+  it('edit and resend: the new message is sent, then the original deleted', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: ORDERS });
+    await client.send({ path: ORDERS, message: { label: 'typo', body: 'qty: 1O' } });
+    const [m] = (await client.browse({ path: ORDERS })).messages;
+    const original = await store.getState().fetchMessage('local', ORDERS, m?.lookupId ?? 0);
+    await store
+      .getState()
+      .sendTestMessage('local', ORDERS, { label: 'fixed', body: original.body?.replace('1O', '10') }, false);
+    await store.getState().deleteMessages('local', ORDERS, [original.lookupId]);
+    const after = await client.browse({ path: ORDERS, includeBody: true });
+    expect(after.messages.map((x) => [x.label, x.body])).toEqual([['fixed', 'qty: 10']]);
   });
 });

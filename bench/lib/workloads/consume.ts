@@ -1,0 +1,143 @@
+/**
+ * The consumers of the side-by-side workloads: single receives with a window in flight (an application with
+ * a pool of readers), receiveBatch one call at a time, and the streaming receive. Each reports every message
+ * to `onMessage` with the moment it arrived, until it has `target()` messages or is stopped.
+ */
+import type { QkClient } from '@qk/client';
+import type { MessageInfo } from '@qk/model';
+import { hrNow, micros, sentAtOf } from './measure.js';
+
+export type ConsumeMode = 'receive-100' | 'receiveBatch-100';
+
+/** A receive that finds the queue empty waits this long for an arrival (then IO_TIMEOUT, and is issued again). */
+export const RECEIVE_WAIT_MS = 1_000;
+export const WINDOW = 100;
+export const BATCH = 100;
+
+export interface Consumer {
+  readonly got: number;
+  readonly timeouts: number;
+  readonly errors: Record<string, number>;
+  /** Stops issuing calls; calls in flight end when the consumer's client closes. */
+  stop(): void;
+  /** Resolves when the consumer has stopped issuing calls. */
+  readonly finished: Promise<void>;
+}
+
+export function describeConsumer(mode: ConsumeMode): string {
+  return mode === 'receiveBatch-100'
+    ? `receiveBatch max ${BATCH}, one call at a time, waiting up to ${RECEIVE_WAIT_MS} ms`
+    : `single receive, ${WINDOW} in flight on one connection, each waiting up to ${RECEIVE_WAIT_MS} ms`;
+}
+
+/** Starts consuming `path`; `onMessage(e2eMicros)` is told of every message as it arrives. */
+export function startConsumer(
+  client: QkClient,
+  path: string,
+  mode: ConsumeMode,
+  target: () => number,
+  onMessage: (e2eMicros: number) => void,
+): Consumer {
+  return mode === 'receiveBatch-100'
+    ? batchConsumer(client, path, target, onMessage)
+    : windowConsumer(client, path, target, onMessage);
+}
+
+const codeOf = (error: unknown): string => (error as { code?: string }).code ?? 'ERROR';
+
+function windowConsumer(
+  client: QkClient,
+  path: string,
+  target: () => number,
+  onMessage: (e2eMicros: number) => void,
+): Consumer {
+  const state = { got: 0, timeouts: 0, errors: {} as Record<string, number> };
+  let outstanding = 0;
+  let stopped = false;
+  let finish!: () => void;
+  const finished = new Promise<void>((resolve) => (finish = resolve));
+  const stop = (): void => {
+    stopped = true;
+    finish();
+  };
+  const onReply = (message: MessageInfo | null, error: unknown): void => {
+    outstanding--;
+    if (stopped) return;
+    if (message) {
+      onMessage(micros(sentAtOf(message.body), hrNow()));
+      state.got++;
+    } else {
+      const code = codeOf(error);
+      if (code === 'IO_TIMEOUT') state.timeouts++;
+      else state.errors[code] = (state.errors[code] ?? 0) + 1;
+      if (code === 'SERVICE_NOT_AVAILABLE') return stop();
+    }
+    pump();
+  };
+  const pump = (): void => {
+    while (!stopped && outstanding < WINDOW && state.got + outstanding < target()) {
+      outstanding++;
+      client.receive({ path, timeoutMs: RECEIVE_WAIT_MS }).then(
+        (m) => onReply(m, null),
+        (e: unknown) => onReply(null, e),
+      );
+    }
+  };
+  pump();
+  return {
+    get got() {
+      return state.got;
+    },
+    get timeouts() {
+      return state.timeouts;
+    },
+    errors: state.errors,
+    stop,
+    finished,
+  };
+}
+
+function batchConsumer(
+  client: QkClient,
+  path: string,
+  target: () => number,
+  onMessage: (e2eMicros: number) => void,
+): Consumer {
+  let stopped = false;
+  const state = { got: 0, timeouts: 0, errors: {} as Record<string, number> };
+  const finished = (async () => {
+    while (!stopped && state.got < target()) {
+      try {
+        const { messages } = await client.receiveBatch({
+          path,
+          max: Math.min(BATCH, target() - state.got),
+          timeoutMs: RECEIVE_WAIT_MS,
+        });
+        const at = hrNow();
+        for (const m of messages) onMessage(micros(sentAtOf(m.body), at));
+        state.got += messages.length;
+      } catch (error) {
+        const code = codeOf(error);
+        if (code === 'IO_TIMEOUT') {
+          state.timeouts++;
+          continue;
+        }
+        state.errors[code] = (state.errors[code] ?? 0) + 1;
+        return;
+      }
+    }
+  })();
+  return {
+    get got() {
+      return state.got;
+    },
+    get timeouts() {
+      return state.timeouts;
+    },
+    errors: state.errors,
+    stop: () => {
+      stopped = true;
+    },
+    finished,
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * The caller's end of one connection: correlates results by id, queues calls past the connection's limit
+ * instead of having them refused, and cancels. A cancelled call that was sent waits for the service's final
+ * answer: OPERATION_CANCELLED when the cancel came in time (a cancelled receive takes nothing), else the
+ * call's own result — a message that was already on its way is handed over rather than lost.
+ */
+import { QkError, type Envelope } from '@qk/model';
+import { idOf, parseJson, serverFrameSchema } from './frames.js';
+import { DEFAULT_LIMITS } from './limits.js';
+import { describeFailure, silentLogger, type RpcLogger } from './logger.js';
+import type { FrameSink, FrameTransport } from './transport.js';
+
+export interface RpcClientOptions {
+  logger?: RpcLogger | undefined;
+  /** Calls sent at once; later ones wait here (default: what the service accepts per connection). */
+  maxCallsInFlight?: number | undefined;
+  /** Sends `{"type":"auth","token"}` first (transports that cannot carry a header: the browser's WebSocket). */
+  token?: string | undefined;
+}
+
+interface Pending {
+  readonly id: number;
+  readonly op: string;
+  readonly text: string;
+  readonly settle: (envelope: Envelope<unknown>) => void;
+  readonly signal: AbortSignal | undefined;
+  sent: boolean;
+  detach?: () => void;
+}
+
+/** Calls and events over one connection; the transport pushes its frames into this (it is the FrameSink). */
+export class RpcClient implements FrameSink {
+  readonly #transport: FrameTransport;
+  readonly #log: RpcLogger;
+  readonly #maxInFlight: number;
+  readonly #pending = new Map<number, Pending>();
+  readonly #queued: Pending[] = [];
+  readonly #listeners = new Set<(event: unknown) => void>();
+  readonly #lostListeners = new Set<(count: number) => void>();
+  #inFlight = 0;
+  #nextId = 1;
+  #closedWith: Envelope<never> | undefined;
+  #ready: Promise<void>;
+  #markReady!: () => void;
+  #failReady!: (error: QkError) => void;
+
+  constructor(transport: FrameTransport, options: RpcClientOptions = {}) {
+    this.#transport = transport;
+    this.#log = options.logger ?? silentLogger;
+    this.#maxInFlight = options.maxCallsInFlight ?? DEFAULT_LIMITS.maxCallsInFlight;
+    this.#ready = new Promise<void>((resolve, reject) => {
+      this.#markReady = resolve;
+      this.#failReady = reject;
+    });
+    // Nobody may be waiting for readiness; a refusal is also reported through every call.
+    this.#ready.catch(() => undefined);
+    if (options.token === undefined) this.#markReady();
+    else this.#post(JSON.stringify({ type: 'auth', token: options.token }));
+  }
+
+  /** Resolves once the service accepted the connection (at once when it was authenticated by a header). */
+  get ready(): Promise<void> {
+    return this.#ready;
+  }
+
+  /** Calls sent and not yet answered, and calls waiting to be sent. */
+  get inFlight(): number {
+    return this.#inFlight + this.#queued.length;
+  }
+
+  /** Calls one operation; resolves with its envelope (never rejects: failures are envelopes too). */
+  call(op: string, input: unknown, signal?: AbortSignal): Promise<Envelope<unknown>> {
+    if (this.#closedWith) return Promise.resolve(this.#closedWith);
+    if (signal?.aborted) return Promise.resolve(cancelledEnvelope(op));
+    const id = this.#nextId++;
+    let text: string;
+    try {
+      text = JSON.stringify({ type: 'call', id, op, input: input ?? {} });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return Promise.resolve(failure('INVALID_PARAMETER', `The ${op} input cannot be sent as JSON: ${why}.`));
+    }
+    return new Promise<Envelope<unknown>>((resolve) => {
+      const pending: Pending = {
+        id,
+        op,
+        text,
+        signal,
+        sent: false,
+        settle: (envelope) => {
+          pending.detach?.();
+          resolve(envelope);
+        },
+      };
+      if (signal) {
+        const onAbort = (): void => this.#cancel(pending);
+        signal.addEventListener('abort', onAbort, { once: true });
+        pending.detach = () => signal.removeEventListener('abort', onAbort);
+      }
+      if (this.#inFlight < this.#maxInFlight) this.#sendCall(pending);
+      else this.#queued.push(pending);
+    });
+  }
+
+  /** Receives every event until the returned disposer runs; the first listener subscribes the connection. */
+  subscribe(listener: (event: unknown) => void): () => void {
+    if (this.#listeners.size === 0 && !this.#closedWith) this.#post('{"type":"subscribe"}');
+    this.#listeners.add(listener);
+    return () => {
+      if (!this.#listeners.delete(listener)) return;
+      if (this.#listeners.size === 0 && !this.#closedWith) this.#post('{"type":"unsubscribe"}');
+    };
+  }
+
+  /** Told when the service dropped events because this reader was behind (refresh what you show). */
+  onEventsLost(listener: (count: number) => void): () => void {
+    this.#lostListeners.add(listener);
+    return () => {
+      this.#lostListeners.delete(listener);
+    };
+  }
+
+  frame(text: string): void {
+    const raw = parseJson(text);
+    const parsed = serverFrameSchema.safeParse(raw);
+    if (!parsed.success) {
+      // A newer service's frame, or a result whose error code this client does not know.
+      const id = idOf(raw);
+      const pending = id === undefined ? undefined : this.#pending.get(id);
+      if (pending && (raw as { type?: unknown }).type === 'result') {
+        this.#finish(pending, failure('INTERNAL', `The service answered ${pending.op} with a malformed result.`));
+      }
+      return;
+    }
+    const frame = parsed.data;
+    switch (frame.type) {
+      case 'result': {
+        const pending = this.#pending.get(frame.id);
+        if (!pending) return;
+        this.#finish(pending, frame.ok ? { ok: true, value: frame.value } : { ok: false, error: frame.error });
+        return;
+      }
+      case 'event':
+        for (const listener of [...this.#listeners]) {
+          try {
+            listener(frame.event);
+          } catch (error) {
+            this.#log.error(describeFailure(error), 'an event listener failed');
+          }
+        }
+        return;
+      case 'eventsLost':
+        for (const listener of [...this.#lostListeners]) listener(frame.count);
+        return;
+      case 'ready':
+        this.#markReady();
+        return;
+      case 'error':
+        if (frame.error.code === 'UNAUTHORIZED') {
+          this.#failReady(new QkError('UNAUTHORIZED', frame.error.message));
+          this.closed(frame.error.message, 'UNAUTHORIZED');
+        } else this.#log.warn({ error: frame.error }, 'the service refused a frame');
+        return;
+    }
+  }
+
+  /** The connection ended: every call not answered fails (SERVICE_NOT_AVAILABLE unless told otherwise). */
+  closed(reason?: string, code: 'SERVICE_NOT_AVAILABLE' | 'UNAUTHORIZED' = 'SERVICE_NOT_AVAILABLE'): void {
+    if (this.#closedWith) return;
+    this.#closedWith = failure(code, reason ?? 'The connection to the service closed.');
+    this.#failReady(new QkError(code, this.#closedWith.error.message));
+    const closedWith = this.#closedWith;
+    for (const pending of [...this.#pending.values(), ...this.#queued]) pending.settle(closedWith);
+    this.#pending.clear();
+    this.#queued.length = 0;
+    this.#inFlight = 0;
+  }
+
+  #sendCall(pending: Pending): void {
+    pending.sent = true;
+    this.#inFlight++;
+    this.#pending.set(pending.id, pending);
+    this.#transport.send(pending.text).catch((error: unknown) => {
+      if (!this.#pending.has(pending.id)) return;
+      const why = error instanceof Error ? error.message : String(error);
+      this.#finish(pending, failure('SERVICE_NOT_AVAILABLE', `Could not send the ${pending.op} call: ${why}.`));
+    });
+  }
+
+  /** A queued call is dropped here (it never reached the service); a sent one is cancelled there. */
+  #cancel(pending: Pending): void {
+    if (!pending.sent) {
+      const at = this.#queued.indexOf(pending);
+      if (at >= 0) this.#queued.splice(at, 1);
+      pending.settle(cancelledEnvelope(pending.op));
+      return;
+    }
+    if (this.#pending.has(pending.id)) this.#post(JSON.stringify({ type: 'cancel', id: pending.id }));
+  }
+
+  #finish(pending: Pending, envelope: Envelope<unknown>): void {
+    this.#pending.delete(pending.id);
+    this.#inFlight--;
+    pending.settle(envelope);
+    while (this.#inFlight < this.#maxInFlight && this.#queued.length > 0)
+      this.#sendCall(this.#queued.shift() as Pending);
+  }
+
+  #post(text: string): void {
+    this.#transport.send(text).catch((error: unknown) => {
+      this.#log.info(describeFailure(error), 'a frame could not be sent');
+    });
+  }
+}
+
+function failure(code: 'INTERNAL' | 'INVALID_PARAMETER' | 'SERVICE_NOT_AVAILABLE' | 'UNAUTHORIZED', message: string) {
+  return { ok: false as const, error: { code, message } };
+}
+
+function cancelledEnvelope(op: string): Envelope<never> {
+  return { ok: false, error: { code: 'OPERATION_CANCELLED', message: `The ${op} call was cancelled.` } };
+}

@@ -1,0 +1,58 @@
+/**
+ * The frames of the call protocol, validated by schema on both ends (CLI.md, "The service's API and files").
+ * Client → service: `auth` (first frame, when the token did not come in a header), `call`, `cancel`,
+ * `subscribe`, `unsubscribe`. Service → client: `result` (exactly one per call), `event`, `ready` (the
+ * answer to `auth`), `error` (a frame that could not be tied to a call), `eventsLost` (events dropped while
+ * the reader was behind). New types may be added; these keep their meaning.
+ */
+import { z } from 'zod';
+import { errorCodes } from '@qk/model';
+
+/** Call ids are the client's: any non-negative integer JSON carries exactly. */
+const callId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** Operation names are short identifiers; anything else is refused before any lookup. */
+const opName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z][A-Za-z0-9]*$/);
+
+export const authFrameSchema = z.object({ type: z.literal('auth'), token: z.string().max(1_024) });
+export const callFrameSchema = z.object({ type: z.literal('call'), id: callId, op: opName, input: z.unknown() });
+
+export const clientFrameSchema = z.discriminatedUnion('type', [
+  authFrameSchema,
+  callFrameSchema,
+  z.object({ type: z.literal('cancel'), id: callId }),
+  z.object({ type: z.literal('subscribe') }),
+  z.object({ type: z.literal('unsubscribe') }),
+]);
+export type ClientFrame = z.infer<typeof clientFrameSchema>;
+
+export const errorBodySchema = z.object({ code: z.enum(errorCodes), message: z.string() });
+
+export const serverFrameSchema = z.union([
+  z.object({ type: z.literal('result'), id: callId, ok: z.literal(true), value: z.unknown() }),
+  z.object({ type: z.literal('result'), id: callId, ok: z.literal(false), error: errorBodySchema }),
+  z.object({ type: z.literal('event'), event: z.unknown() }),
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('error'), error: errorBodySchema }),
+  z.object({ type: z.literal('eventsLost'), count: z.number().int().min(1) }),
+]);
+export type ServerFrame = z.infer<typeof serverFrameSchema>;
+
+/** Parses a frame's text as JSON; undefined when it is not JSON. */
+export function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id of a frame that failed validation, when it has a usable one (to answer that call). */
+export function idOf(raw: unknown): number | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const parsed = callId.safeParse((raw as { id?: unknown }).id);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,7 @@
+/** One call protocol for every connection (WebSocket, Electron IPC, the peer link). Browser-safe. */
+export * from './frames.js';
+export * from './transport.js';
+export * from './logger.js';
+export * from './limits.js';
+export { serveRpc, type RpcCallContext, type RpcHandler, type RpcServerOptions } from './server.js';
+export { RpcClient, type RpcClientOptions } from './client.js';

@@ -1,0 +1,353 @@
+/**
+ * The service's end of one connection: validates frames, runs calls, answers each exactly once, cancels,
+ * limits calls in flight, and applies backpressure. No reply can crash the process: every send path catches,
+ * answers with an error frame where it still can, and logs.
+ */
+import { QkError, type Envelope, type ErrorBody } from '@qk/model';
+import { clientFrameSchema, idOf, parseJson } from './frames.js';
+import { DEFAULT_LIMITS, resultText, utf8Length, type ConnectionLimits } from './limits.js';
+import { describeFailure, silentLogger, type RpcLogger } from './logger.js';
+import type { FrameSink, FrameTransport } from './transport.js';
+
+/** What a call gets from the connection besides its input. */
+export interface RpcCallContext {
+  /** Aborts when the client cancels the call or the connection closes. */
+  readonly signal: AbortSignal;
+  /**
+   * Sends the call's successful result now and resolves once the transport has taken it; rejects
+   * (OPERATION_CANCELLED, SERVICE_NOT_AVAILABLE, INSUFFICIENT_RESOURCES) when it cannot, having sent nothing.
+   * A receive commits its removal only after this resolves; what the call returns afterwards is not sent.
+   */
+  deliver(value: unknown): Promise<void>;
+}
+
+/** What the connection serves. */
+export interface RpcHandler {
+  call(op: string, input: unknown, context: RpcCallContext): Promise<Envelope<unknown>>;
+  /** Events for a `subscribe` frame; absent = subscriptions are refused. */
+  subscribe?(listener: (event: unknown) => void): () => void;
+  /** Calls whose reply carries what they took (receives): they do not start while the reader is behind. */
+  isDestructive?(op: string): boolean;
+  /** The connection ended (its calls have been aborted). */
+  closed?(): void;
+}
+
+export interface RpcServerOptions {
+  handler: RpcHandler;
+  logger?: RpcLogger | undefined;
+  limits?: Partial<ConnectionLimits> | undefined;
+  /** When given, the first frame must be `{type:"auth",token}` and pass this check. */
+  authenticate?: ((token: string) => boolean) | undefined;
+  /** How long an unauthenticated connection may stay without its auth frame. */
+  authTimeoutMs?: number | undefined;
+  /** For log lines. */
+  connectionId?: string | undefined;
+}
+
+interface Call {
+  readonly id: number;
+  readonly op: string;
+  readonly aborter: AbortController;
+  readonly inputBytes: number;
+  answered: boolean;
+}
+
+/** WebSocket close codes used here (1008 policy violation). */
+const CLOSE_UNAUTHORIZED = 1008;
+const DEFAULT_AUTH_TIMEOUT_MS = 10_000;
+
+/** Serves one connection; the transport pushes its frames into the returned sink. */
+export function serveRpc(transport: FrameTransport, options: RpcServerOptions): FrameSink {
+  return new RpcServerConnection(transport, options);
+}
+
+class RpcServerConnection implements FrameSink {
+  readonly #transport: FrameTransport;
+  readonly #handler: RpcHandler;
+  readonly #log: RpcLogger;
+  readonly #limits: ConnectionLimits;
+  readonly #authenticate: ((token: string) => boolean) | undefined;
+  readonly #connection: string | undefined;
+  readonly #calls = new Map<number, Call>();
+  /** Destructive calls waiting for the reader to catch up. */
+  readonly #waitingForRoom = new Set<() => void>();
+  #authenticated: boolean;
+  #authTimer: ReturnType<typeof setTimeout> | undefined;
+  #inputBytes = 0;
+  #reading = true;
+  #closed = false;
+  #unsubscribe: (() => void) | undefined;
+  #eventsLost = 0;
+
+  constructor(transport: FrameTransport, options: RpcServerOptions) {
+    this.#transport = transport;
+    this.#handler = options.handler;
+    this.#log = options.logger ?? silentLogger;
+    this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.#authenticate = options.authenticate;
+    this.#connection = options.connectionId;
+    this.#authenticated = options.authenticate === undefined;
+    if (!this.#authenticated) {
+      this.#authTimer = setTimeout(
+        () => this.#refuse('No auth frame arrived in time: send {"type":"auth","token":…} first.'),
+        options.authTimeoutMs ?? DEFAULT_AUTH_TIMEOUT_MS,
+      );
+      (this.#authTimer as { unref?: () => void }).unref?.();
+    }
+  }
+
+  frame(text: string): void {
+    if (this.#closed) return;
+    const raw = parseJson(text);
+    if (!this.#authenticated) return this.#authenticateWith(raw);
+    if (raw === undefined) return this.#frameError('INVALID_PARAMETER', 'A frame must be one JSON object.');
+    const parsed = clientFrameSchema.safeParse(raw);
+    if (!parsed.success) {
+      const id = idOf(raw);
+      const issue = parsed.error.issues[0];
+      const message = `Invalid frame${issue ? ` (${issue.path.join('.') || 'frame'}: ${issue.message})` : ''}; expected {"type":"call","id":N,"op":"…","input":{…}}, cancel, subscribe or unsubscribe.`;
+      // Answer the call it meant to be, unless that id already belongs to a call (it gets one answer only).
+      if (id !== undefined && !this.#calls.has(id)) this.#sendResult(id, failure('INVALID_PARAMETER', message));
+      else this.#frameError('INVALID_PARAMETER', message);
+      return;
+    }
+    const frame = parsed.data;
+    switch (frame.type) {
+      case 'call':
+        return this.#startCall(frame.id, frame.op, frame.input, utf8Length(text));
+      case 'cancel':
+        this.#calls.get(frame.id)?.aborter.abort();
+        return;
+      case 'subscribe':
+        return this.#subscribe();
+      case 'unsubscribe':
+        this.#unsubscribe?.();
+        this.#unsubscribe = undefined;
+        return;
+      case 'auth':
+        return this.#frameError('INVALID_PARAMETER', 'This connection is authenticated already.');
+    }
+  }
+
+  closed(reason?: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#authTimer);
+    // Every call still running learns it now: a receive waiting or delivering gives its message back.
+    for (const call of this.#calls.values()) call.aborter.abort();
+    for (const wake of this.#waitingForRoom) wake();
+    this.#waitingForRoom.clear();
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    try {
+      this.#handler.closed?.();
+    } catch (error) {
+      this.#log.error({ ...this.#context(), ...describeFailure(error) }, 'closing a connection failed');
+    }
+    if (reason) this.#log.info({ ...this.#context(), reason }, 'connection closed');
+  }
+
+  // ── authentication ─────────────────────────────────────────────────────────────────────────────────
+
+  #authenticateWith(raw: unknown): void {
+    const token = (raw as { type?: unknown; token?: unknown } | undefined)?.token;
+    const isAuth = (raw as { type?: unknown } | undefined)?.type === 'auth' && typeof token === 'string';
+    if (!isAuth || !(this.#authenticate as (token: string) => boolean)(token)) {
+      return this.#refuse(
+        isAuth
+          ? 'The token was refused.'
+          : 'The first frame must be {"type":"auth","token":…} (or send the token as Authorization: Bearer).',
+      );
+    }
+    this.#authenticated = true;
+    clearTimeout(this.#authTimer);
+    void this.#send('{"type":"ready"}');
+  }
+
+  #refuse(message: string): void {
+    if (this.#closed) return;
+    this.#log.warn({ ...this.#context() }, `unauthenticated connection refused: ${message}`);
+    this.closed();
+    const text = JSON.stringify({ type: 'error', error: { code: 'UNAUTHORIZED', message } });
+    const close = (): void => this.#transport.close(CLOSE_UNAUTHORIZED, 'unauthorized');
+    this.#transport.send(text).then(close, close);
+  }
+
+  // ── calls ──────────────────────────────────────────────────────────────────────────────────────────
+
+  #startCall(id: number, op: string, input: unknown, inputBytes: number): void {
+    if (this.#calls.has(id)) return this.#frameError('INVALID_PARAMETER', `Call id ${id} is already in flight.`);
+    if (this.#calls.size >= this.#limits.maxCallsInFlight) {
+      return this.#sendResult(
+        id,
+        failure(
+          'TOO_MANY_CALLS',
+          `This connection has ${this.#calls.size} calls in flight, the most it may; wait for some to answer.`,
+        ),
+      );
+    }
+    const call: Call = { id, op, aborter: new AbortController(), inputBytes, answered: false };
+    this.#calls.set(id, call);
+    this.#inputBytes += inputBytes;
+    this.#adjustReading();
+    void this.#run(call, input).finally(() => {
+      this.#calls.delete(id);
+      this.#inputBytes -= inputBytes;
+      this.#adjustReading();
+    });
+  }
+
+  async #run(call: Call, input: unknown): Promise<void> {
+    let envelope: Envelope<unknown>;
+    try {
+      if (this.#handler.isDestructive?.(call.op)) await this.#roomToDeliver(call);
+      envelope = await this.#handler.call(call.op, input ?? {}, {
+        signal: call.aborter.signal,
+        deliver: (value) => this.#deliver(call, value),
+      });
+    } catch (error) {
+      const known = error instanceof QkError;
+      if (!known) this.#log.error({ ...this.#context(call), ...describeFailure(error) }, 'call failed unexpectedly');
+      envelope = known
+        ? failure(error.code, error.message)
+        : failure('INTERNAL', `Internal error: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (!call.answered) {
+      call.answered = true;
+      return this.#sendResult(call.id, envelope);
+    }
+    // Its result went out already (a receive); a failure after that (its removal could not be committed)
+    // leaves the message in its queue, to be received again: worth a warning, not a second answer.
+    if (!envelope.ok)
+      this.#log.warn({ ...this.#context(call), error: envelope.error }, 'call failed after its reply was sent');
+  }
+
+  /** A destructive call starts only once the reader has taken enough of what it was sent. */
+  #roomToDeliver(call: Call): Promise<void> {
+    if (!this.#overHighWater()) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const wake = (): void => {
+        this.#waitingForRoom.delete(wake);
+        call.aborter.signal.removeEventListener('abort', wake);
+        if (call.aborter.signal.aborted) reject(cancelled(call.op));
+        else resolve();
+      };
+      this.#waitingForRoom.add(wake);
+      call.aborter.signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+
+  async #deliver(call: Call, value: unknown): Promise<void> {
+    if (call.answered) throw new QkError('INTERNAL', `Call ${call.id} was answered already.`);
+    if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
+    if (call.aborter.signal.aborted) throw cancelled(call.op);
+    const result = resultText(call.id, { ok: true, value }, this.#limits.maxReplyBytes);
+    if ('error' in result) throw result.error;
+    call.answered = true;
+    await this.#send(result.text);
+  }
+
+  // ── sending ────────────────────────────────────────────────────────────────────────────────────────
+
+  /** Sends a result; a result that cannot be serialized or is too large becomes an error result. */
+  #sendResult(id: number, envelope: Envelope<unknown>): void {
+    let result = resultText(id, envelope, this.#limits.maxReplyBytes);
+    if ('error' in result) {
+      this.#log.warn({ ...this.#context(), callId: id, reason: result.error.message }, 'reply replaced by an error');
+      result = resultText(id, failure(result.error.code, result.error.message), this.#limits.maxReplyBytes);
+    }
+    if ('error' in result) return; // Unreachable: an error envelope is small and serializable.
+    void this.#send(result.text).catch(() => undefined);
+  }
+
+  #frameError(code: ErrorBody['code'], message: string): void {
+    void this.#send(JSON.stringify({ type: 'error', error: { code, message } })).catch(() => undefined);
+  }
+
+  #subscribe(): void {
+    if (this.#unsubscribe) return;
+    if (!this.#handler.subscribe) return this.#frameError('INVALID_PARAMETER', 'This connection has no events.');
+    this.#unsubscribe = this.#handler.subscribe((event) => this.#sendEvent(event));
+  }
+
+  /** Events go to a reader that keeps up; one that is behind is told how many it missed once it catches up. */
+  #sendEvent(event: unknown): void {
+    if (this.#closed) return;
+    if (this.#overHighWater()) {
+      this.#eventsLost++;
+      return;
+    }
+    this.#flushEventsLost();
+    let text: string;
+    try {
+      text = JSON.stringify({ type: 'event', event });
+    } catch (error) {
+      this.#log.error({ ...this.#context(), ...describeFailure(error) }, 'an event could not be serialized');
+      return;
+    }
+    void this.#send(text).catch(() => undefined);
+  }
+
+  #flushEventsLost(): void {
+    if (this.#eventsLost === 0 || !this.#unsubscribe) return;
+    const count = this.#eventsLost;
+    this.#eventsLost = 0;
+    void this.#send(JSON.stringify({ type: 'eventsLost', count })).catch(() => undefined);
+  }
+
+  /** Every frame leaves through here: failures are logged, never thrown past the caller's catch. */
+  async #send(text: string): Promise<void> {
+    if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
+    try {
+      const sending = this.#transport.send(text);
+      this.#adjustReading();
+      await sending;
+    } catch (error) {
+      this.#log.info({ ...this.#context(), ...describeFailure(error) }, 'a frame could not be sent');
+      throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
+    } finally {
+      this.#adjustReading();
+    }
+  }
+
+  // ── backpressure ───────────────────────────────────────────────────────────────────────────────────
+
+  #overHighWater(): boolean {
+    return this.#transport.bufferedBytes() > this.#limits.highWaterBytes;
+  }
+
+  /** Reading stops while the reader is behind or inputs in flight are too large; it resumes below half. */
+  #adjustReading(): void {
+    if (this.#closed) return;
+    const buffered = this.#transport.bufferedBytes();
+    const behind = buffered > this.#limits.highWaterBytes || this.#inputBytes > this.#limits.maxInputBytesInFlight;
+    const caughtUp =
+      buffered <= this.#limits.highWaterBytes / 2 && this.#inputBytes <= this.#limits.maxInputBytesInFlight / 2;
+    if (this.#reading && behind) {
+      this.#reading = false;
+      this.#transport.setReading(false);
+    } else if (!this.#reading && caughtUp) {
+      this.#reading = true;
+      this.#transport.setReading(true);
+    }
+    if (!this.#overHighWater()) {
+      for (const wake of [...this.#waitingForRoom]) wake();
+      this.#flushEventsLost();
+    }
+  }
+
+  #context(call?: Call): object {
+    return {
+      ...(this.#connection ? { connection: this.#connection } : {}),
+      ...(call ? { callId: call.id, op: call.op } : {}),
+    };
+  }
+}
+
+function failure(code: ErrorBody['code'], message: string): Envelope<never> {
+  return { ok: false, error: { code, message } };
+}
+
+function cancelled(op: string): QkError {
+  return new QkError('OPERATION_CANCELLED', `The ${op} call was cancelled.`);
+}

@@ -1,0 +1,153 @@
+/**
+ * `POST /api/v1/<op>` as a Fastify plugin scoped to the API prefix: its hooks run for every request the
+ * router matched to it, however the URL was spelled (`/%61pi/v1/…` included), so nothing reaches an
+ * operation without the token and a JSON content type. A receive's reply is written out before its removal
+ * commits; a client that went away takes nothing.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX, httpStatusFor, type Envelope } from '@qk/api';
+import { QkError } from '@qk/model';
+import { BATCH_REPLY_LIMIT, DEFAULT_LIMITS, utf8Length, type RpcLogger } from '@qk/rpc';
+import type { ServiceHost } from '../host/host.js';
+import { bearerToken } from '../host/token.js';
+import type { Access } from './access.js';
+
+/** How long a receive's reply may take to be written out before its client counts as gone. */
+const DELIVERY_STALL_MS = 60_000;
+
+/** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */
+export const HTTP_BODY_LIMIT = 16 * 1024 * 1024;
+
+const isJson = (contentType: string | undefined): boolean =>
+  contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
+
+/** The refusal every API route gives before its operation runs, or null to go on. */
+export function refuseApiRequest(
+  request: FastifyRequest,
+  access: Access,
+): { status: number; envelope: Envelope<never>; bearer?: boolean } | null {
+  if (!access.acceptsToken(bearerToken(request.headers.authorization))) {
+    return {
+      status: 401,
+      bearer: true,
+      envelope: failure(
+        'UNAUTHORIZED',
+        'A valid token is required: Authorization: Bearer <token> (the service keeps it in DIR/token).',
+      ),
+    };
+  }
+  if (!isJson(request.headers['content-type'])) {
+    return {
+      status: 415,
+      envelope: failure(
+        'INVALID_PARAMETER',
+        `Operations take a JSON body: send content-type: application/json (got ${request.headers['content-type'] ?? 'none'}).`,
+      ),
+    };
+  }
+  return null;
+}
+
+/** Registers the operation route under the API prefix. */
+export async function registerApi(
+  app: FastifyInstance,
+  options: { host: ServiceHost; access: Access; logger: RpcLogger },
+): Promise<void> {
+  const { host, access, logger } = options;
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', async (request, reply) => {
+        const refused = refuseApiRequest(request, access);
+        if (!refused) return;
+        if (refused.bearer) reply.header('www-authenticate', 'Bearer');
+        return reply.code(refused.status).header('cache-control', 'no-store').send(refused.envelope);
+      });
+
+      api.post<{ Params: { op: string } }>('/:op', async (request, reply) => {
+        const { op } = request.params;
+        // A long-polling receive stops waiting when its client goes away, so no message is taken for nobody.
+        const aborter = new AbortController();
+        const onClose = (): void => {
+          if (!reply.raw.writableFinished) aborter.abort();
+        };
+        reply.raw.once('close', onClose);
+        let delivered = false;
+        const deliver = async (value: unknown): Promise<void> => {
+          await writeReply(reply, { ok: true, value }, aborter.signal);
+          delivered = true;
+        };
+        const envelope = await host.call(op, request.body, {
+          signal: aborter.signal,
+          deliver,
+          replyLimit: BATCH_REPLY_LIMIT,
+        });
+        reply.raw.off('close', onClose);
+        if (delivered) {
+          if (!envelope.ok)
+            logger.warn({ op, error: envelope.error }, 'call failed after its reply was sent (the message stays)');
+          return reply;
+        }
+        await writeReply(reply, envelope, undefined).catch((error: unknown) => {
+          logger.info({ op, err: { message: (error as Error).message } }, 'a reply could not be sent');
+        });
+        return reply;
+      });
+    },
+    { prefix: API_PREFIX },
+  );
+}
+
+/**
+ * Writes one reply and resolves once it is handed to the OS; rejects (having written nothing) when the call
+ * was cancelled, the client is gone, or the reply cannot be serialized or is too large — for an operation
+ * that is not a receive, those last two become an INSUFFICIENT_RESOURCES reply instead.
+ */
+function writeReply(reply: FastifyReply, envelope: Envelope<unknown>, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted || reply.raw.destroyed || reply.sent)
+    return Promise.reject(new QkError('OPERATION_CANCELLED', 'The client went away before the reply left.'));
+  let text: string;
+  try {
+    text = JSON.stringify(envelope);
+    const bytes = utf8Length(text);
+    if (bytes > DEFAULT_LIMITS.maxReplyBytes)
+      throw new QkError(
+        'INSUFFICIENT_RESOURCES',
+        `The reply is ${bytes.toLocaleString('en-US')} bytes; a reply may be at most ${DEFAULT_LIMITS.maxReplyBytes.toLocaleString('en-US')}. Ask for less.`,
+      );
+  } catch (error) {
+    const refusal =
+      error instanceof QkError
+        ? error
+        : new QkError('INSUFFICIENT_RESOURCES', `The reply could not be serialized (${(error as Error).message}).`);
+    if (signal) return Promise.reject(refusal);
+    return writeReply(reply, failure(refusal.code, refusal.message), undefined);
+  }
+  return new Promise<void>((resolve, reject) => {
+    const raw = reply.raw;
+    // A client that takes none of a receive's reply would hold its messages claimed for as long as its
+    // socket lives: after a minute it is cut, and the messages go back.
+    const stalled = signal ? setTimeout(() => raw.destroy(), DELIVERY_STALL_MS) : undefined;
+    const onFinish = (): void => {
+      clearTimeout(stalled);
+      raw.off('close', onClose);
+      resolve();
+    };
+    const onClose = (): void => {
+      clearTimeout(stalled);
+      raw.off('finish', onFinish);
+      if (raw.writableFinished) resolve();
+      else reject(new QkError('SERVICE_NOT_AVAILABLE', 'The client went away while the reply was written.'));
+    };
+    raw.once('finish', onFinish);
+    raw.once('close', onClose);
+    void reply
+      .code(envelope.ok ? 200 : httpStatusFor(envelope.error.code))
+      .header('cache-control', 'no-store')
+      .type('application/json; charset=utf-8')
+      .send(text);
+  });
+}
+
+function failure(code: Parameters<typeof httpStatusFor>[0], message: string): Envelope<never> {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,125 @@
+/**
+ * Every action that loses data asks first, says exactly what will be lost, and has Cancel as its default
+ * button (issue 12, point 1) — wherever it is started: Actions pane, menus, toolbar, keyboard, property sheet.
+ */
+import { formatCount } from '../format/format.js';
+import type { AppStore } from '../store/app-store.js';
+import { samePath } from '../store/shared.js';
+import type { AppState } from '../store/types.js';
+import { queueShortName } from '../tree/tree-model.js';
+import { attempt } from './action-item.js';
+
+/** "1 message", "1,204 messages". */
+export const messagesWord = (n: number) => `${formatCount(n)} ${n === 1 ? 'message' : 'messages'}`;
+
+const queuesWord = (n: number) => `${formatCount(n)} ${n === 1 ? 'queue' : 'queues'}`;
+
+function queueOf(state: AppState, computer: string, path: string) {
+  return state.queues[computer]?.find((q) => samePath(q.path, path));
+}
+
+/** Purge a queue, a journal or a system queue: "Purge 1,204 messages from Dead-letter messages?". */
+export function confirmPurge(store: AppStore, computer: string, path: string, count: number, caption: string): void {
+  store.getState().openDialog({
+    kind: 'confirm',
+    title: 'Purge',
+    text: `Purge ${messagesWord(count)} from ${caption}?`,
+    details: ['Purged messages cannot be recovered.'],
+    confirmLabel: 'Purge',
+    destructive: true,
+    onConfirm: () => attempt(store, `Purge ${path}`, () => store.getState().purgeQueue(computer, path)),
+  });
+}
+
+/** Delete a queue: names its messages and its journal's messages, both lost. */
+export function confirmDeleteQueue(store: AppStore, computer: string, path: string): void {
+  const queue = queueOf(store.getState(), computer, path);
+  const lost: string[] = [];
+  if (queue && queue.messageCount > 0) lost.push(`its ${messagesWord(queue.messageCount)}`);
+  if (queue && queue.journalMessageCount > 0)
+    lost.push(`the ${messagesWord(queue.journalMessageCount)} in its journal`);
+  store.getState().openDialog({
+    kind: 'confirm',
+    title: 'Delete queue',
+    text: `Delete the queue ${path}${lost.length > 0 ? ` with ${lost.join(' and ')}` : ''}?`,
+    details: [
+      lost.length > 0
+        ? 'Deleted messages cannot be recovered; senders that asked for negative acknowledgments are told (NACK_Q_DELETED).'
+        : 'The queue is empty.',
+    ],
+    confirmLabel: 'Delete',
+    destructive: true,
+    onConfirm: () => attempt(store, `Delete ${path}`, () => store.getState().deleteQueue(computer, path)),
+  });
+}
+
+/** Delete the selected messages. */
+export function confirmDeleteSelected(store: AppStore): void {
+  const state = store.getState();
+  const count = state.selectedCount();
+  if (count === 0 || !state.target) return;
+  state.openDialog({
+    kind: 'confirm',
+    title: 'Delete messages',
+    text: `Delete ${messagesWord(count)} from ${state.target.path}?`,
+    details: ['Deleted messages cannot be recovered.'],
+    confirmLabel: 'Delete',
+    destructive: true,
+    onConfirm: () => attempt(store, 'Delete messages', () => store.getState().deleteSelected()),
+  });
+}
+
+/**
+ * Restart Message Queuing: first asks the service what a restart would lose now (express messages are kept
+ * in memory only, R-V1), then asks the administrator with that count. When the count cannot be read the
+ * question still says that every express message will be lost.
+ */
+export function confirmRestart(store: AppStore, computer: string): void {
+  const state = store.getState();
+  const name = state.computers.find((c) => c.key === computer)?.name ?? 'this computer';
+  attempt(store, 'Restart Message Queuing', async () => {
+    const details: string[] = [];
+    let text: string;
+    try {
+      const impact = await store.getState().restartImpact(computer);
+      if (impact.expressMessages === 0) {
+        text = `Restart Message Queuing on ${name}? No messages will be lost: there are no express messages now.`;
+      } else {
+        text = `Restart Message Queuing on ${name}? ${formatCount(impact.expressMessages)} express ${impact.expressMessages === 1 ? 'message' : 'messages'} in ${queuesWord(impact.queues.length)} will be lost.`;
+        const top = impact.queues.slice(0, 5).map((q) => `${queueShortName(q.path)} ${formatCount(q.messages)}`);
+        const more = impact.queues.length > 5 ? `, and ${queuesWord(impact.queues.length - 5)} more` : '';
+        details.push(`Express messages are kept in memory only: ${top.join(', ')}${more}.`);
+      }
+      details.push(`The duplicate cache (${formatCount(impact.duplicateCacheEntries)} entries) starts empty.`);
+      if (impact.pendingSettings.length > 0)
+        details.push(`Settings waiting for the restart take effect: ${impact.pendingSettings.join(', ')}.`);
+    } catch (error) {
+      text = `Restart Message Queuing on ${name}? Every express message will be lost.`;
+      const code = (error as { code?: string }).code ?? 'INTERNAL';
+      details.push(`How many could not be read (${code}).`, 'The duplicate cache starts empty.');
+    }
+    store.getState().openDialog({
+      kind: 'confirm',
+      title: 'Restart Message Queuing',
+      text,
+      details,
+      confirmLabel: 'Restart',
+      destructive: true,
+      onConfirm: () => attempt(store, 'Restart Message Queuing', () => store.getState().restartService(computer)),
+    });
+  });
+}
+
+/** Resend dead letters to their destinations (nothing is lost: those that fail again stay and are listed). */
+export function confirmResend(store: AppStore, count: number): void {
+  store.getState().openDialog({
+    kind: 'confirm',
+    title: 'Resend dead letters',
+    text: `Resend ${messagesWord(count)} to their original destination queues?`,
+    details: [
+      'Each is sent again as a new send from you, its timers counted from now. Messages that fail again stay here and are listed.',
+    ],
+    confirmLabel: 'Resend',
+    onConfirm: () => attempt(store, 'Resend dead letters', () => store.getState().resendDeadLetters()),
+  });
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import {
+  acknowledgmentText,
+  beReceivedText,
+  journalText,
+  reachQueueText,
+} from '../../../../renderer/src/format/message-props.js';
+import { quotaState, queueWarnings } from '../../../../renderer/src/format/quota-state.js';
+import { message, queue } from '../support/messages.js';
+
+describe('names beside numbers', () => {
+  it('acknowledgment levels and journal flags read as MSMQ names them, with the number', () => {
+    expect(acknowledgmentText(12)).toBe('NACK_RECEIVE (negative arrival and receive) · 12');
+    expect(acknowledgmentText(5)).toBe('Full reach queue (positive and negative arrival) · 5');
+    expect(acknowledgmentText(0)).toBe('None · 0');
+    expect(acknowledgmentText(3)).toBe('Positive arrival, positive receive · 3');
+    expect(journalText(3)).toBe('Journal and dead letter · 3');
+    expect(journalText(1)).toBe('Dead letter · 1');
+  });
+
+  it('time to reach queue is met once the message is in its queue; time to be received counts down', () => {
+    const sent = Date.parse('2026-01-01T00:00:00Z');
+    const m = message(1, { timeToReachQueue: 345_600, timeToBeReceived: 120 });
+    expect(reachQueueText(m, 'destination', sent + 60_000)).toMatch(/^4 d 0 h — met: arrived /);
+    expect(reachQueueText(m, 'outgoing', sent + 60_000)).toMatch(/^4 d 0 h — 3 d 23 h left/);
+    expect(beReceivedText(m, sent + 60_000)).toMatch(/^2 min — 1 min left/);
+    expect(beReceivedText(m, sent + 180_000)).toMatch(/^2 min — ran out at /);
+    expect(beReceivedText(message(2), sent)).toBe('Unlimited');
+  });
+});
+
+describe('quota warnings', () => {
+  it('a queue or journal within 1 KB of its quota is full; over 90 % nearly full; no quota never', () => {
+    expect(quotaState(15 * 1024 + 100, 16)).toBe('full');
+    expect(quotaState(14.5 * 1024, 16)).toBe('nearly');
+    expect(quotaState(1_000, 16)).toBe('ok');
+    expect(quotaState(10 ** 9, null)).toBe('ok');
+    const warnings = queueWarnings(queue('.\\private$\\q', { journalBytes: 4 * 1024, journalQuotaKB: 4, bytes: 10 }));
+    expect(warnings).toEqual([
+      expect.objectContaining({ part: 'journal', state: 'full', text: expect.stringContaining('no longer kept') }),
+    ]);
+  });
+});

@@ -1,0 +1,43 @@
+/** In-memory transports for the protocol's unit tests (the real ones are tested against a real socket). */
+import type { FrameSink, FrameTransport } from '@qk/rpc';
+
+/** One end of a connection: records what it sends; the test decides how far behind its reader is. */
+export class FakeTransport implements FrameTransport {
+  readonly sent: string[] = [];
+  buffered = 0;
+  reading = true;
+  closedWith: { code: number; reason: string } | undefined;
+  failSends = false;
+  /** Where sent frames go (the other end), after a microtask as a real transport would. */
+  peer: FrameSink | undefined;
+
+  send(text: string): Promise<void> {
+    if (this.failSends || this.closedWith) return Promise.reject(new Error('socket closed'));
+    this.sent.push(text);
+    const peer = this.peer;
+    if (peer) queueMicrotask(() => peer.frame(text));
+    return Promise.resolve();
+  }
+
+  bufferedBytes(): number {
+    return this.buffered;
+  }
+
+  setReading(reading: boolean): void {
+    this.reading = reading;
+  }
+
+  close(code: number, reason: string): void {
+    this.closedWith = { code, reason };
+  }
+
+  /** Sent frames, parsed. */
+  frames(): any[] {
+    return this.sent.map((text) => JSON.parse(text));
+  }
+}
+
+/** Lets queued microtasks and promise chains run. */
+export const flush = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
