@@ -5,13 +5,14 @@
  * next hop's answer; a failed call releases it, and its messages are sent again on the next session.
  */
 import { connect, type TLSSocket } from 'node:tls';
-import { PEER_BATCH_MAX, PEER_PROTOCOL_VERSION, peerLinkOperations } from '@qk/api';
+import { PEER_BATCH_MAX, PEER_PROTOCOL_VERSION, peerLinkOperations, type Envelope } from '@qk/api';
 import type { ComputerRef, NetworkPort, OutboundLease, StoredPeer } from '@qk/engine';
 import { parsePeerAddress, type PeerState } from '@qk/model';
 import type { PeerCredentials } from './certificate.js';
 import { fingerprintOf } from './certificate.js';
 import type { ChannelFactory, PeerChannel } from './channel.js';
 import type { NetworkLog } from './log.js';
+import { timing } from './timing.js';
 import { toWire } from './wire.js';
 
 /** Messages and bytes of one deliver call. */
@@ -20,13 +21,6 @@ const LEASE_BYTES = 1024 * 1024;
 /** Deliver calls in flight per session, and per outgoing queue of nontransactional messages (one for transactional). */
 const SESSION_WINDOW = 8;
 const QUEUE_WINDOW = 4;
-/** A call not answered in this time means a dead link: the connection is cut and its leases go back. */
-const CALL_TIMEOUT_MS = 30_000;
-const CONNECT_TIMEOUT_MS = 10_000;
-const BACKOFF_FIRST_MS = 500;
-const BACKOFF_MAX_MS = 30_000;
-/** A session with nothing to do for this long is closed (MSMQ's CleanupInterval, shortened). */
-const IDLE_CLOSE_MS = 60_000;
 
 export interface OutboundDeps {
   self: ComputerRef;
@@ -51,7 +45,7 @@ export class OutboundSession {
   readonly #deps: OutboundDeps;
   #phase: Phase = 'idle';
   #channel: PeerChannel | null = null;
-  #backoffMs = BACKOFF_FIRST_MS;
+  #backoffMs = timing.backoffFirstMs;
   #retryTimer: NodeJS.Timeout | null = null;
   #idleTimer: NodeJS.Timeout | null = null;
   #inFlight = 0;
@@ -81,7 +75,7 @@ export class OutboundSession {
     this.#peer = peer;
     if (changed) {
       this.#disconnect('the peer entry changed');
-      this.#backoffMs = BACKOFF_FIRST_MS;
+      this.#backoffMs = timing.backoffFirstMs;
       this.kick();
     }
   }
@@ -137,10 +131,11 @@ export class OutboundSession {
     void channel.closed.then((reason) => {
       if (this.#channel === channel) this.#lost(reason);
     });
-    const hello = await channel.call(
+    const hello = await this.#call(
+      channel,
       'peerHello',
       { protocol: PEER_PROTOCOL_VERSION, name: this.#deps.self.name, id: this.#deps.self.id },
-      AbortSignal.timeout(CONNECT_TIMEOUT_MS),
+      timing.connectTimeoutMs,
     );
     if (this.#channel !== channel) return;
     if (!hello.ok) {
@@ -156,7 +151,7 @@ export class OutboundSession {
       return this.#failed(`the computer at ${peer.address} is not ${peer.name}`, 'refused');
     }
     this.#phase = 'connected';
-    this.#backoffMs = BACKOFF_FIRST_MS;
+    this.#backoffMs = timing.backoffFirstMs;
     const now = Date.now();
     this.#deps.connected(peer.name, now);
     this.#deps.stateChanged(peer.name, 'connected', null);
@@ -186,10 +181,11 @@ export class OutboundSession {
       });
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new Error(`no TLS session with ${peer.address} within ${CONNECT_TIMEOUT_MS / 1000} s`));
-      }, CONNECT_TIMEOUT_MS);
+        reject(new Error(`no TLS session with ${peer.address} within ${timing.connectTimeoutMs / 1000} s`));
+      }, timing.connectTimeoutMs);
       socket.once('secureConnect', () => {
         clearTimeout(timer);
+        socket.setKeepAlive(true, 15_000);
         const raw = socket.getPeerCertificate(true)?.raw;
         const seen = raw && raw.length > 0 ? fingerprintOf(raw) : 'none';
         if (seen !== peer.fingerprint) {
@@ -219,7 +215,7 @@ export class OutboundSession {
     this.#phase = 'waiting';
     this.#deps.stateChanged(this.#peer.name, state, error);
     const wait = this.#backoffMs;
-    this.#backoffMs = Math.min(BACKOFF_MAX_MS, this.#backoffMs * 2);
+    this.#backoffMs = Math.min(timing.backoffMaxMs, this.#backoffMs * 2);
     this.#retryTimer = setTimeout(() => {
       this.#retryTimer = null;
       if (this.#phase !== 'waiting') return;
@@ -271,7 +267,12 @@ export class OutboundSession {
     try {
       do {
         this.#pumpAgain = false;
-        this.#pumpOnce();
+        try {
+          this.#pumpOnce();
+        } catch (error) {
+          // The queue manager restarting, most likely; its restart kicks the sessions again.
+          this.#deps.log.warn({ peer: this.#peer.name, error: String(error) }, 'could not take work for the peer');
+        }
       } while (this.#pumpAgain);
     } finally {
       this.#pumping = false;
@@ -317,10 +318,11 @@ export class OutboundSession {
     this.#inFlight += 1;
     this.#busy.set(lease.formatName, (this.#busy.get(lease.formatName) ?? 0) + 1);
     try {
-      const answer = await channel.call(
+      const answer = await this.#call(
+        channel,
         'peerDeliver',
         { messages: lease.messages.map(toWire) },
-        AbortSignal.timeout(CALL_TIMEOUT_MS),
+        timing.callTimeoutMs,
       );
       const outcomes = answer.ok ? peerLinkOperations.peerDeliver.output.safeParse(answer.value) : undefined;
       if (outcomes?.success && outcomes.data.outcomes.length === lease.messages.length) {
@@ -358,7 +360,7 @@ export class OutboundSession {
   ): Promise<void> {
     this.#controlInFlight = true;
     try {
-      const answer = await channel.call('peerControl', { items }, AbortSignal.timeout(CALL_TIMEOUT_MS));
+      const answer = await this.#call(channel, 'peerControl', { items }, timing.callTimeoutMs);
       if (answer.ok) port.controlDelivered(handles);
       else this.#deps.log.warn({ peer: this.#peer.name, error: answer.error }, 'control items not confirmed');
     } catch (error) {
@@ -366,6 +368,19 @@ export class OutboundSession {
     } finally {
       this.#controlInFlight = false;
       this.#pump();
+    }
+  }
+
+  /**
+   * A call with a deadline. Past it the call is cancelled; a link that does not even answer the cancel is dead
+   * (a black hole keeps TCP open): the connection is cut, which fails the call and ends the session.
+   */
+  async #call(channel: PeerChannel, op: string, input: unknown, timeoutMs: number): Promise<Envelope<unknown>> {
+    const cutter = setTimeout(() => channel.close(`no answer to ${op} within ${timeoutMs} ms`), timeoutMs + 2_000);
+    try {
+      return await channel.call(op, input, AbortSignal.timeout(timeoutMs));
+    } finally {
+      clearTimeout(cutter);
     }
   }
 
@@ -380,7 +395,7 @@ export class OutboundSession {
       this.#idleTimer = null;
       if (this.#phase === 'connected' && this.#inFlight === 0 && !this.#controlInFlight && !this.#hasWork())
         this.suspend('idle');
-    }, IDLE_CLOSE_MS);
+    }, timing.idleCloseMs);
     this.#idleTimer.unref();
   }
 
