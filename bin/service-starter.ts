@@ -8,7 +8,7 @@ import type { ServiceStarter } from '@qk/cli';
 
 export const serviceStarter: ServiceStarter = {
   async start(options) {
-    const { parseListenAddress, runService } = await import('@qk/service');
+    const { parseListenAddress, parseLogLevel, runService } = await import('@qk/service');
     const running = await runService({
       dataDir: options.dataDir,
       name: options.name,
@@ -20,6 +20,9 @@ export const serviceStarter: ServiceStarter = {
       handleSignals: true,
       peerListen: options.peerListen === undefined ? undefined : parseListenAddress(options.peerListen),
       routing: options.routing,
+      logLevel: parseLogLevel(options.logLevel),
+      terminal: process.stderr,
+      processOwner: true,
     });
     const network = running.network.status();
     return {

@@ -55,6 +55,7 @@ export function appFilePath(rendererDir: string, url: string): string | null {
   try {
     parsed = new URL(url);
   } catch {
+    // Not a URL at all, so not one of ours: the caller answers 404.
     return null;
   }
   if (parsed.protocol !== `${APP_SCHEME}:` || parsed.host.toLowerCase() !== APP_HOST) return null;
@@ -62,6 +63,7 @@ export function appFilePath(rendererDir: string, url: string): string | null {
   try {
     path = decodeURIComponent(parsed.pathname);
   } catch {
+    // A malformed %-escape names no file.
     return null;
   }
   if (path.includes('\0') || path.includes('\\')) return null;
@@ -101,6 +103,7 @@ export async function serveAppRequest(request: Request, options: AppProtocolOpti
     if (!inside(root, real)) return refuse(404, 'Not found');
     body = await readFile(real);
   } catch {
+    // No such file in the console's build (or unreadable): the page asked for something that is not there.
     return refuse(404, 'Not found');
   }
   const type = contentType(file);

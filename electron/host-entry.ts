@@ -20,6 +20,9 @@ export function runUtilityHost(port: ParentPortLike): Promise<void> {
         dataDir: dataDirFromArgv(process.argv),
         listen: { host: '127.0.0.1', port: 0 },
         handleSignals: false,
+        // This utility process exists for the service: owner-only files, errors logged rather than fatal.
+        processOwner: true,
+        terminal: process.stderr,
       });
       return {
         name: service.host.name,

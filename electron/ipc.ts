@@ -28,6 +28,7 @@ export function isTrustedSender(
     const expected = new URL(trusted.indexUrl);
     return url.protocol === expected.protocol && url.host === expected.host && url.pathname === expected.pathname;
   } catch {
+    // A frame whose URL does not parse is not the console's page: not trusted, the call is refused.
     return false;
   }
 }

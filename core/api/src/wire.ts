@@ -10,6 +10,8 @@ export const TOKEN_FILE = 'token';
 export const CONSOLE_CODE_PATH = '/console/code';
 /** A browser console exchanges its link's one-time code here (`{code}`) for a session token (`{token}`). */
 export const CONSOLE_SESSION_PATH = '/console/session';
+/** The origin the desktop app's console is served from (electron/app-protocol.ts); every service accepts it. */
+export const ELECTRON_APP_ORIGIN = 'app://console';
 // The WebSocket frames are core/rpc's (frames.ts): one protocol for every connection.
 
 /** Contents of `service.json` in the data folder. */

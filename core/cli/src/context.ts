@@ -37,6 +37,7 @@ export class CommandContext {
 
   /** Closes the client if one was opened. */
   async dispose(): Promise<void> {
+    // A client that failed to open was reported by the command that needed it; there is nothing to close.
     const client = await this.#client?.catch(() => undefined);
     await client?.close();
   }

@@ -29,6 +29,8 @@ export interface ServiceStartOptions {
   peerListen?: string | undefined;
   /** `--routing`: relay messages for other computers. */
   routing?: boolean | undefined;
+  /** `--log-level`; an unknown level is refused with INVALID_PARAMETER. */
+  logLevel?: string | undefined;
 }
 
 export interface ServiceStarter {

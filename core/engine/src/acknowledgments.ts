@@ -37,6 +37,7 @@ export function resolveDestination(core: Core, text: string): QueueRecord | unde
   try {
     ref = parseQueueName(text);
   } catch {
+    // Names are checked at send; one that does not parse (an older or foreign message) leads nowhere.
     return undefined;
   }
   if (core.registry.isLocal(ref.computer)) return core.registry.findLocal(ref);

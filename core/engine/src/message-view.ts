@@ -9,6 +9,7 @@ export function bodyText(body: Buffer): string | null {
   try {
     return utf8.decode(body);
   } catch {
+    // Not UTF-8: a binary body, shown as base64 only (expected, not a failure).
     return null;
   }
 }

@@ -11,6 +11,8 @@ import {
   normalizeMessageId,
   parseQueueName,
   QkError,
+  silentLogger,
+  type Logger,
   type MessageInfo,
   type QueueInfo,
   type SendProperties,
@@ -96,6 +98,8 @@ class QueueManager implements QueueManagerApi {
   readonly networkPort: EngineNetworkPort;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
+  /** Where failures nobody waits for (background commits, expiry passes, listeners) are reported. */
+  private log: Logger = silentLogger;
   private tickHandle: unknown = null;
   private messageEventsThisTick = 0;
   private expiring = false;
@@ -173,6 +177,7 @@ class QueueManager implements QueueManagerApi {
         options.version ?? '0.0.0',
         options.timerTickMs ?? 100,
       );
+      qm.log = options.logger ?? silentLogger;
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
       while (qm.expireDue(true) > 0);
@@ -212,8 +217,9 @@ class QueueManager implements QueueManagerApi {
     for (const listener of this.listeners) {
       try {
         listener(event);
-      } catch {
+      } catch (error) {
         // A listener's failure is its own; delivery goes on.
+        this.log.error({ err: error, event: event.type }, 'An engine event listener failed');
       }
     }
   }
@@ -661,7 +667,13 @@ class QueueManager implements QueueManagerApi {
           if (current) removeMessage(this.core, current, reason);
         }
       },
-    ).catch(() => undefined);
+    ).catch((error: unknown) =>
+      // The messages stay (nothing was committed) and the purge or deletion that owed them is not redone.
+      this.log.error(
+        { err: error, messages: owed.length, reason: owed[0]?.reason },
+        'Removing messages a purge or deletion left to an ended receive failed; they stay in their queue',
+      ),
+    );
   }
 
   // ── transactions ──────────────────────────────────────────────────────────────────────────────────────
@@ -771,7 +783,10 @@ class QueueManager implements QueueManagerApi {
         if (outcome.placed) moved += 1;
         else failed.push({ lookupId: id, code: 'NOT_DELIVERED', message: outcome.reason });
       } catch (error) {
+        // Each message moves on its own: one that fails is reported in `failed`, the others go on.
         const e = error instanceof QkError ? error : new QkError('INTERNAL', String(error));
+        if (e.code === 'INTERNAL')
+          this.log.error({ err: error, path, lookupId: id, target }, 'Moving a message failed');
         failed.push({ lookupId: id, code: e.code, message: e.message });
       }
     }
@@ -935,7 +950,10 @@ class QueueManager implements QueueManagerApi {
     this.expiring = true;
     void this.runner
       .runDurable(work)
-      .catch(() => undefined)
+      .catch((error: unknown) =>
+        // The expired messages stay where they are; the next tick tries them again.
+        this.log.error({ err: error, due: due.length }, 'An expiry pass failed to commit; it is retried next tick'),
+      )
       .finally(() => {
         this.expiring = false;
         // A full batch means more are due: go on now rather than a tick later (100,000 due at once).

@@ -1,5 +1,5 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
-import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { Logger, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
 import type { NetworkConfigApi } from './network/config-types.js';
 import type { NetworkPort } from './network/port-types.js';
 import type { TrafficSeries } from './traffic.js';
@@ -31,6 +31,8 @@ export interface QueueManagerOptions {
   version?: string | undefined;
   /** How often timers (expiry, duplicate-cache cleanup) are checked; default 100 ms. */
   timerTickMs?: number | undefined;
+  /** Where failures that no caller waits for are reported; silent by default. */
+  logger?: Logger | undefined;
 }
 
 export interface QueueCreateInput {

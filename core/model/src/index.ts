@@ -5,4 +5,5 @@ export * from './names.js';
 export * from './message-id.js';
 export * from './types.js';
 export * from './settings.js';
+export * from './logger.js';
 export * from './network.js';

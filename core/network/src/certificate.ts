@@ -81,7 +81,8 @@ async function createCredentials(keyPath: string, certPath: string, computerName
   });
   // Key first and with its final mode from the start; each file appears whole or not at all.
   writeAtomically(keyPath, generated.private, 0o600);
-  writeAtomically(certPath, generated.cert, 0o644);
+  // Public, but every file of the data folder is owner-only (issue 7, item 5); peers learn it by fingerprint.
+  writeAtomically(certPath, generated.cert, 0o600);
 }
 
 function writeAtomically(path: string, contents: string, mode: number): void {

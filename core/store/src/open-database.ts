@@ -44,8 +44,9 @@ export function storeOpenError(error: unknown, dataDir: string): unknown {
 
 /** Opens (creating when missing) the store of a data folder, ready for use. */
 export function openDatabase(dataDir: string): Db {
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, STORE_FILE);
+  createPrivately(file);
   let db: Db;
   try {
     db = new Database(file);
@@ -74,6 +75,20 @@ export function openDatabase(dataDir: string): Db {
     const known = storeOpenError(error, dataDir);
     if (known instanceof QkError) throw known;
     throw corrupt(file, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/**
+ * Creates a missing store file owner-only before SQLite opens it: message bodies are in it, and SQLite gives
+ * its -wal, -shm and -journal files the mode of the database file. 'wx' never opens an existing file, whose
+ * descriptor closing would drop the POSIX locks SQLite holds on it in this process.
+ */
+function createPrivately(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch {
+    // EEXIST is the usual case. Anything else (a read-only folder) is what SQLite's own open meets next and
+    // reports as the store being unusable, with its reason.
   }
 }
 

@@ -40,6 +40,10 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
       'also accept deliveries from other computers on this address (mutual TLS; port 0 = any free port)',
     )
     .option('--routing', 'be a routing server: relay messages for other computers')
+    .option(
+      '--log-level <level>',
+      'what DIR/logs/service.log records: fatal, error, warn, info (default), debug, trace or silent; warnings and errors also show on stderr',
+    )
     .action(action(io, startService));
 
   program
@@ -152,9 +156,11 @@ async function startService(ctx: CommandContext): Promise<void> {
       allowOrigins: (o['allowOrigin'] as string[] | undefined) ?? [],
       ...(peerListen !== undefined ? { peerListen: String(peerListen) } : {}),
       ...(o['routing'] === true ? { routing: true } : {}),
+      ...(typeof o['logLevel'] === 'string' ? { logLevel: o['logLevel'] } : {}),
     });
   } catch (error) {
-    // What is checked before the service starts (the address, the TLS files) is a wrong command line.
+    // What is checked before the service starts (the address, the TLS files, --log-level, --name) is a wrong
+    // command line.
     if (isQkError(error) && error.code === 'INVALID_PARAMETER') throw new UsageError(error.message);
     throw error;
   }

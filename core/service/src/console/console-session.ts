@@ -8,11 +8,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { CONSOLE_CODE_PATH, CONSOLE_SESSION_PATH } from '@qk/api';
 import { bearerToken } from '../host/token.js';
+import { isJsonContentType } from '../transports/api-routes.js';
 import { CONSOLE_CODE_TTL_MS, type Access } from '../transports/access.js';
 
 const sessionRequest = z.object({ code: z.string().min(1).max(256) });
-const isJson = (contentType: string | undefined): boolean =>
-  contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 
 export async function registerConsoleSession(
   app: FastifyInstance,
@@ -22,7 +21,7 @@ export async function registerConsoleSession(
   await app.register(async (session) => {
     session.addHook('onRequest', async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      if (!isJson(request.headers['content-type'])) {
+      if (!isJsonContentType(request.headers['content-type'])) {
         return reply.code(415).send({
           ok: false,
           error: { code: 'INVALID_PARAMETER', message: 'Send content-type: application/json.' },

@@ -87,7 +87,7 @@ export const FALLBACK_PAGE_SCRIPT = `'use strict';
   }
   call('serviceStatus').then(function (s) {
     document.getElementById('computer').textContent = s.name + ' {' + s.id + '} — version ' + s.version;
-  }).catch(function () {});
+  }).catch(function (e) { errorBox.textContent = String(e.message || e); });
   refresh();
   var pending = null;
   function connect() {

@@ -1,8 +1,22 @@
-/** Admin actions (operations marked `admin` in the contract) are appended to `DIR/audit.log`, one JSON line each. */
-import { appendFile } from 'node:fs/promises';
+/**
+ * Admin actions (operations marked `admin` in the contract, and reads of an outgoing queue) are appended to
+ * `DIR/audit.log`, one JSON line each, rotated by size: AUDIT_GENERATIONS older files are kept
+ * (audit.log.1 the newest), so the record of who did what survives a busy week without filling the disk.
+ */
 import { join } from 'node:path';
+import { createStream, type RotatingFileStream } from 'rotating-file-stream';
+import { silentLogger, type Logger } from '@qk/model';
 
 export const AUDIT_FILE = 'audit.log';
+/** One audit file grows to this size before it is rotated. */
+export const AUDIT_FILE_SIZE = '10M';
+/** Older audit files kept. */
+export const AUDIT_GENERATIONS = 5;
+/**
+ * The longest target an audit line repeats in full: the longest legal queue path or format name is 445
+ * characters (core/api Bounds.PATH), so only something that is no queue name at all is cut.
+ */
+export const AUDIT_TARGET_LIMIT = 512;
 
 /** One audited action. */
 export interface AuditEntry {
@@ -14,27 +28,63 @@ export interface AuditEntry {
   connectionId?: string | undefined;
 }
 
+/** Characters that would reorder or hide text when a person reads the log (bidi controls, separators). */
+const BIDI_OR_SEPARATOR = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/** A target as the audit line keeps it: whole when it could be a queue name, else its start and its length. */
+export function auditedTarget(target: string | undefined): string | undefined {
+  if (target === undefined || target.length <= AUDIT_TARGET_LIMIT) return target;
+  return `${target.slice(0, AUDIT_TARGET_LIMIT)}… (${target.length} characters)`;
+}
+
+/**
+ * One JSON line. JSON.stringify escapes controls and lone surrogates but leaves bidi controls raw; they are
+ * written as \u escapes too, so `less audit.log` shows what was asked and JSON.parse still gives it back exactly.
+ */
+export function auditLine(entry: AuditEntry, time = new Date()): string {
+  const json = JSON.stringify({ time: time.toISOString(), ...entry, target: auditedTarget(entry.target) });
+  return `${json.replace(BIDI_OR_SEPARATOR, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
 /** Appends audit lines in order without making callers wait on the disk. */
 export class AuditLog {
-  readonly #path: string;
-  #chain: Promise<void> = Promise.resolve();
+  readonly #stream: RotatingFileStream;
+  readonly #logger: Logger;
+  #written: Promise<void> = Promise.resolve();
+  #closed: Promise<void> | undefined;
 
-  constructor(dataDir: string) {
-    this.#path = join(dataDir, AUDIT_FILE);
+  constructor(dataDir: string, options: { logger?: Logger | undefined; fileSize?: string | undefined } = {}) {
+    this.#logger = options.logger ?? silentLogger;
+    this.#stream = createStream(AUDIT_FILE, {
+      path: dataDir,
+      size: options.fileSize ?? AUDIT_FILE_SIZE,
+      rotate: AUDIT_GENERATIONS,
+      mode: 0o600,
+    });
+    // An audit line that cannot be written must not fail the action itself; it is logged instead.
+    this.#stream.on('error', (error: Error) =>
+      this.#logger.error({ err: error, file: join(dataDir, AUDIT_FILE) }, 'The audit log cannot be written'),
+    );
   }
 
   record(entry: AuditEntry): void {
-    const line = `${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`;
-    this.#chain = this.#chain
-      .then(() => appendFile(this.#path, line, { mode: 0o600 }))
-      .catch(() => {
-        // An audit line that cannot be written must not fail the action itself.
-      });
+    if (this.#closed) {
+      this.#logger.warn({ audit: entry }, 'An admin action came after the audit log closed; it is logged here');
+      return;
+    }
+    const line = auditLine(entry);
+    this.#written = new Promise((resolve) => this.#stream.write(line, () => resolve()));
   }
 
   /** Resolves once every recorded line is on disk. */
   flush(): Promise<void> {
-    return this.#chain;
+    return this.#written;
+  }
+
+  /** Writes what is pending and closes the file. Idempotent. */
+  close(): Promise<void> {
+    this.#closed ??= this.#written.then(() => new Promise<void>((resolve) => this.#stream.end(() => resolve())));
+    return this.#closed;
   }
 }
 

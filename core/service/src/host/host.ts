@@ -13,10 +13,12 @@ import {
   type Unsubscribe,
 } from '@qk/api';
 import { openQueueManager, type QueueManagerApi, type QueueManagerOptions } from '@qk/engine';
-import { QkError, type ServiceStatus } from '@qk/model';
+import { isQkError, QkError, silentLogger, type Logger, type ServiceStatus } from '@qk/model';
 import { NetworkNode, type NetworkNodeOptions } from '@qk/network';
 import { AuditLog, auditTarget, queueReadPath } from './audit-log.js';
+import { secureDataFolder } from './data-folder.js';
 import { acquireDataLock, type DataLock } from './data-lock.js';
+import { isFatalStoreError } from './process-guard.js';
 import { createHandlers, type CallContext, type ContextualHandlers } from './handlers.js';
 import { TransactionRegistry } from './transaction-registry.js';
 import { productVersion } from './version.js';
@@ -31,9 +33,14 @@ export interface ServiceHostOptions {
   openEngine?: ((options: QueueManagerOptions) => QueueManagerApi) | undefined;
   /** Idle limit of transactions begun over plain HTTP (default 5 minutes). */
   httpTransactionIdleMs?: number | undefined;
+  /** Where the host and its queue manager log (runService gives the service's pino logger); silent by default. */
+  logger?: Logger | undefined;
+  /** Runs once the data-folder lock is held, before the store opens (the service log opens its file here). */
+  afterLock?: (() => void) | undefined;
 }
 
 type StopListener = () => void;
+type FatalListener = (error: unknown) => void;
 
 /** One queue manager on one data folder, served to every transport through `call`. */
 export class ServiceHost {
@@ -48,6 +55,8 @@ export class ServiceHost {
   readonly #contextual: ContextualHandlers;
   readonly #listeners = new Set<(event: QkEvent) => void>();
   readonly #stopListeners = new Set<StopListener>();
+  readonly #fatalListeners = new Set<FatalListener>();
+  readonly #logger: Logger;
   #engine: QueueManagerApi | null;
   #network: NetworkNode | null = null;
   #unsubscribeNetwork: () => void = () => {};
@@ -64,7 +73,8 @@ export class ServiceHost {
     this.#lock = lock;
     this.#engine = engine;
     this.#identity = { name: engine.name, id: engine.id };
-    this.#audit = new AuditLog(options.dataDir);
+    this.#logger = options.logger ?? silentLogger;
+    this.#audit = new AuditLog(options.dataDir, { logger: this.#logger });
     this.transactions = new TransactionRegistry((tx) => this.#engine?.abortTransaction(tx), {
       idleMs: options.httpTransactionIdleMs,
     });
@@ -81,12 +91,17 @@ export class ServiceHost {
   }
 
   /**
-   * Takes the data-folder lock and opens the queue manager. Throws SERVICE_ALREADY_RUNNING when another live
-   * service holds the folder, STORE_CORRUPT / STORE_VERSION_TOO_NEW when the store cannot be used.
+   * Makes the data folder private, takes its lock and opens the queue manager. Throws SERVICE_ALREADY_RUNNING
+   * when another live service holds the folder, STORE_CORRUPT / STORE_VERSION_TOO_NEW when the store cannot
+   * be used.
    */
   static open(options: ServiceHostOptions): ServiceHost {
+    const logger = options.logger ?? silentLogger;
+    const warnings = secureDataFolder(options.dataDir);
     const lock = acquireDataLock(options.dataDir);
     try {
+      options.afterLock?.();
+      for (const warning of warnings) logger.warn({}, warning);
       const engine = ServiceHost.#openEngine(options);
       return new ServiceHost(options, lock, engine);
     } catch (error) {
@@ -97,7 +112,12 @@ export class ServiceHost {
 
   static #openEngine(options: ServiceHostOptions): QueueManagerApi {
     const open = options.openEngine ?? openQueueManager;
-    return open({ dataDir: options.dataDir, name: options.name, version: options.version ?? productVersion });
+    return open({
+      dataDir: options.dataDir,
+      name: options.name,
+      version: options.version ?? productVersion,
+      logger: (options.logger ?? silentLogger).child({ component: 'engine' }),
+    });
   }
 
   /** The computer name of the queue manager (still known after close). */
@@ -116,7 +136,12 @@ export class ServiceHost {
    */
   async startNetwork(options: Omit<NetworkNodeOptions, 'dataDir' | 'engine'>): Promise<NetworkNode> {
     if (this.#network) throw new QkError('INVALID_PARAMETER', 'The network of this service is started already.');
-    const node = await NetworkNode.start({ ...options, dataDir: this.dataDir, engine: () => this.#requireEngine() });
+    const node = await NetworkNode.start({
+      log: this.#logger.child({ component: 'network' }),
+      ...options,
+      dataDir: this.dataDir,
+      engine: () => this.#requireEngine(),
+    });
     this.#network = node;
     this.#unsubscribeNetwork = node.onEvent((event) => this.#emit(event));
     return node;
@@ -136,6 +161,7 @@ export class ServiceHost {
       envelope = { ok: true, value: await handler(parsed, context) };
     } catch (error) {
       envelope = { ok: false, error: toErrorBody(error) };
+      this.#unexpected(op, input, error);
     }
     // Reading another computer's queue reads this computer's outgoing queue for it: an admin action (R-P1).
     if (def.admin || this.#readsOutgoingQueue(op, input)) this.#auditCall(op, input, envelope, context);
@@ -157,6 +183,14 @@ export class ServiceHost {
     this.#stopListeners.add(listener);
     return () => {
       this.#stopListeners.delete(listener);
+    };
+  }
+
+  /** Registers what to do when the store turns out broken (runService stops the service and the process). */
+  onFatalError(listener: FatalListener): Unsubscribe {
+    this.#fatalListeners.add(listener);
+    return () => {
+      this.#fatalListeners.delete(listener);
     };
   }
 
@@ -211,6 +245,7 @@ export class ServiceHost {
   /** Closes the queue manager (it flushes) and releases the data-folder lock. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      // A failed restart was answered (and logged) on its own call; closing only waits for it to end.
       await this.#restarting?.catch(() => undefined);
       this.#unsubscribeEngine();
       this.#unsubscribeNetwork();
@@ -223,10 +258,11 @@ export class ServiceHost {
       try {
         await engine?.close();
       } finally {
-        await this.#audit.flush();
+        await this.#audit.close();
         this.#lock.release();
         this.#listeners.clear();
         this.#stopListeners.clear();
+        this.#fatalListeners.clear();
       }
     })();
     return this.#closing;
@@ -256,10 +292,22 @@ export class ServiceHost {
     for (const listener of [...this.#listeners]) {
       try {
         listener(event);
-      } catch {
+      } catch (error) {
         // One broken subscriber must not stop the others or the engine.
+        this.#logger.error({ err: error, event: event.type }, 'An event subscriber failed');
       }
     }
+  }
+
+  /**
+   * Logs an error that is not a refusal the contract describes (a bug, or the store failing), with the
+   * operation and the queue it named (never message bodies); a broken store stops the service.
+   */
+  #unexpected(op: OperationName, input: unknown, error: unknown): void {
+    if (isQkError(error) && error.code !== 'INTERNAL' && error.code !== 'STORE_CORRUPT') return;
+    if (!isQkError(error) && toErrorBody(error).code !== 'INTERNAL') return;
+    this.#logger.error({ err: error, op, target: auditTarget(input) }, `The operation ${op} failed unexpectedly`);
+    if (isFatalStoreError(error)) for (const listener of [...this.#fatalListeners]) listener(error);
   }
 
   #readsOutgoingQueue(op: OperationName, input: unknown): boolean {

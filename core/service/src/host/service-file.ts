@@ -7,7 +7,7 @@ import { SERVICE_FILE, serviceFileSchema, type ServiceFile } from '@qk/api';
 export function writeServiceFile(dataDir: string, contents: ServiceFile): void {
   const path = join(dataDir, SERVICE_FILE);
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(serviceFileSchema.parse(contents), null, 2)}\n`, { mode: 0o644 });
+  writeFileSync(temp, `${JSON.stringify(serviceFileSchema.parse(contents), null, 2)}\n`, { mode: 0o600 });
   renameSync(temp, path);
 }
 

@@ -5,8 +5,10 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { NetworkNode } from '@qk/network';
-import { consoleLogger, type RpcLogger } from '@qk/rpc';
+import type { RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
+import { createServiceLogger, type LogLevel } from './logger.js';
+import { guardProcess } from './process-guard.js';
 import { planExposure } from '../transports/exposure.js';
 import { startFailure } from './start-failure.js';
 import { startHttpServer, type HttpServer } from '../transports/http-server.js';
@@ -31,8 +33,18 @@ export interface RunServiceOptions {
   allowedHosts?: readonly string[] | undefined;
   /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
   allowedOrigins?: readonly string[] | undefined;
-  /** Where the transports log what goes wrong (pino-compatible); warnings and errors go to stderr by default. */
+  /** Where the transports log instead of the service log (tests); the service log by default. */
   logger?: RpcLogger | undefined;
+  /** `--log-level` (default info) of `DIR/logs/service.log`. */
+  logLevel?: LogLevel | undefined;
+  /** Where warnings and errors are also shown in readable form (`qk service start`: its stderr). */
+  terminal?: (NodeJS.WritableStream & { isTTY?: boolean }) | undefined;
+  /**
+   * The service is what this process is for (`qk service start`, Electron's utility process): files it creates
+   * are owner-only (umask 077), an unhandled rejection or uncaught exception is logged instead of ending it,
+   * and a broken store stops the service cleanly and then exits the process with code 1.
+   */
+  processOwner?: boolean | undefined;
   /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
   peerListen?: ListenAddress | undefined;
   /** Relay messages for other computers (`--routing`). */
@@ -66,10 +78,16 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   const listen = options.listen ?? DEFAULT_LISTEN;
   // Refused before anything opens: a wrong address must not leave a lock or a store touched.
   const exposure = planExposure(listen, options);
+  // Before anything is created: SQLite's files, the token, the logs (data-folder.ts tightens older ones).
+  if (options.processOwner) process.umask(0o077);
+  const log = createServiceLogger({ dataDir, level: options.logLevel, terminal: options.terminal });
+  const logger = log.logger;
   let host: ServiceHost;
   try {
-    host = ServiceHost.open({ dataDir, name: options.name });
+    host = ServiceHost.open({ dataDir, name: options.name, logger, afterLock: () => log.openFile() });
   } catch (error) {
+    // A refused start (another service, a broken store) is reported by the caller; the log file never opened.
+    await log.close();
     throw startFailure(error, dataDir);
   }
   let http: HttpServer;
@@ -86,7 +104,8 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
       tls: exposure.tls,
       allowedHosts: [...exposure.hosts, ...(options.allowedHosts ?? [])],
       allowedOrigins: options.allowedOrigins,
-      logger: options.logger ?? consoleLogger,
+      logger: options.logger ?? logger.child({ component: 'rpc' }),
+      httpLogger: logger.child({ component: 'http' }),
     });
     const status = host.handlers.serviceStatus({});
     url = exposure.publicHost === listen.host ? http.url : urlFor(exposure.publicHost, http.port, 'https');
@@ -98,16 +117,21 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
       startedTime: (await status).startedTime,
     });
   } catch (error) {
+    logger.error({ err: error }, 'The service could not start');
     await host.close();
+    await log.close();
     throw startFailure(error, dataDir);
   }
+  logger.info({ url, name: host.name, id: host.id, dataDir, logLevel: log.level }, 'The service is ready');
 
   let markStopped!: () => void;
   const stopped = new Promise<void>((done) => (markStopped = done));
   let stopping: Promise<void> | undefined;
   const onSignal = (): void => void stop();
+  let unguard = (): void => undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
+      logger.info({}, 'The service is stopping');
       try {
         const closingHttp = http.close();
         // Closing the engine ends waiting receives, which lets the HTTP server finish its requests.
@@ -119,12 +143,23 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
           process.off('SIGINT', onSignal);
           process.off('SIGTERM', onSignal);
         }
+        logger.info({}, 'The service stopped');
+        await log.close();
+        unguard();
         markStopped();
       }
     })();
     return stopping;
   };
   host.onStopRequested(() => void stop());
+  if (options.processOwner) {
+    const fatal = (error: unknown): void => {
+      logger.fatal({ err: error }, 'The store is broken: the service stops, releasing its data folder');
+      void stop().finally(() => process.exit(1));
+    };
+    host.onFatalError(fatal);
+    unguard = guardProcess(logger, fatal);
+  }
   if (options.handleSignals) {
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

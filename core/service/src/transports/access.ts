@@ -6,10 +6,8 @@
  * bearer token must be the service's or a console session's.
  */
 import { randomBytes } from 'node:crypto';
+import { ELECTRON_APP_ORIGIN as APP_ORIGIN } from '@qk/api';
 import { tokenMatches } from '../host/token.js';
-
-/** The Electron app's origin (electron/app-protocol.ts serves the console there). */
-export const APP_ORIGIN = 'app://console';
 /** How long a one-time console code may wait to be exchanged. */
 export const CONSOLE_CODE_TTL_MS = 60_000;
 const MAX_OPEN_CODES = 64;

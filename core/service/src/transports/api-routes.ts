@@ -18,7 +18,8 @@ const DELIVERY_STALL_MS = 60_000;
 /** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */
 export const HTTP_BODY_LIMIT = 16 * 1024 * 1024;
 
-const isJson = (contentType: string | undefined): boolean =>
+/** `application/json`, with or without parameters (a charset): what every operation must be sent as. */
+export const isJsonContentType = (contentType: string | undefined): boolean =>
   contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 
 /** The refusal every API route gives before its operation runs, or null to go on. */
@@ -36,7 +37,7 @@ export function refuseApiRequest(
       ),
     };
   }
-  if (!isJson(request.headers['content-type'])) {
+  if (!isJsonContentType(request.headers['content-type'])) {
     return {
       status: 415,
       envelope: failure(

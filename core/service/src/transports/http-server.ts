@@ -4,7 +4,7 @@
  * passes the Host and Origin checks of access.ts.
  */
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { API_PREFIX, type Envelope, type ErrorBody } from '@qk/api';
 import { QkError } from '@qk/model';
 import { silentLogger, type RpcLogger } from '@qk/rpc';
@@ -13,6 +13,7 @@ import { findConsoleDir, registerConsole } from '../console/console-assets.js';
 import { registerConsoleSession } from '../console/console-session.js';
 import { Access } from './access.js';
 import { HTTP_BODY_LIMIT, registerApi } from './api-routes.js';
+import { RequestLogController } from './http-log.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
 import { attachWebSocket, type WebSocketChannel } from './websocket-server.js';
 
@@ -34,6 +35,8 @@ export interface HttpServerOptions {
   /** Origins of consoles served elsewhere that may call this service (`--allow-origin`). */
   allowedOrigins?: readonly string[] | undefined;
   logger?: RpcLogger | undefined;
+  /** The service's pino logger (host/logger.ts): Fastify logs through it, each request only at debug. */
+  httpLogger?: FastifyBaseLogger | undefined;
 }
 
 /** A listening HTTP server. */
@@ -80,7 +83,9 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
   });
   if (!['0.0.0.0', '::'].includes(options.listen.host)) access.allowHost(options.listen.host);
   const app = Fastify({
-    logger: false,
+    ...(options.httpLogger
+      ? { loggerInstance: options.httpLogger, logController: new RequestLogController() }
+      : { logger: false }),
     bodyLimit: HTTP_BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
