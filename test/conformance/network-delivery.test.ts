@@ -136,7 +136,7 @@ describe('many computers: delivery', () => {
           'late',
           '--recoverable',
           '--ttrq',
-          '2',
+          '6',
           '--journal',
           'deadletter',
           '--ack',
@@ -147,7 +147,7 @@ describe('many computers: delivery', () => {
       );
       const waiting = await outgoingOf(alpha, `DIRECT=OS:${orders.remote}`);
       expect(waiting).toMatchObject({ state: 'waiting', messageCount: 1, nextHop: 'NDBETA' });
-      const [nack] = await messagesEventually(alpha, admin, 1, 'NACK_REACH_QUEUE_TIMEOUT', 10_000);
+      const [nack] = await messagesEventually(alpha, admin, 1, 'NACK_REACH_QUEUE_TIMEOUT', 20_000);
       expect(nack).toMatchObject({ class: 'NACK_REACH_QUEUE_TIMEOUT', correlationId: id });
       expect((await alpha.q.copiesOf('.\\DEADLETTER$', id)).map((m) => m.class)).toEqual(['NACK_REACH_QUEUE_TIMEOUT']);
       const peers = ok(await alpha.svc.qk<QkPeer[]>('peer', 'list'));
@@ -207,7 +207,7 @@ describe('many computers: delivery', () => {
       'expires',
       '--transactional',
       '--ttbr',
-      '2',
+      '5',
       '--journal',
       'deadletter',
     );
