@@ -69,6 +69,8 @@ export const Bounds = {
   BATCH: 10_000,
   /** Messages in one page of a browse. */
   PAGE: 1_000,
+  /** A service's URL (`https://` + a 256-character host name + a port). */
+  URL: 512,
   /** The product version and similar short words. */
   WORD: 64,
   /** A peer listener address `HOST:PORT`: a host of up to 256 characters, IPv6 in brackets, a colon, 5 digits. */

@@ -1,5 +1,6 @@
 /** Paths and files of the HTTP and WebSocket transports, so the service and every client agree. */
 import { z } from 'zod';
+import { boundedString, Bounds } from './schemas.js';
 
 export const API_PREFIX = '/api/v1';
 export const WEBSOCKET_PATH = '/api/v1/ws';
@@ -16,10 +17,10 @@ export const ELECTRON_APP_ORIGIN = 'app://console';
 
 /** Contents of `service.json` in the data folder. */
 export const serviceFileSchema = z.object({
-  url: z.string(),
+  url: boundedString(Bounds.URL),
   pid: z.number().int(),
-  name: z.string(),
-  id: z.string(),
-  startedTime: z.string(),
+  name: boundedString(Bounds.COMPUTER_NAME),
+  id: boundedString(Bounds.GUID_TEXT),
+  startedTime: boundedString(Bounds.TIME_TEXT),
 });
 export type ServiceFile = z.infer<typeof serviceFileSchema>;

@@ -151,6 +151,8 @@ export class QkClient {
     try {
       result = await work(transaction);
     } catch (error) {
+      // The work's own error is what the caller needs; an abort that fails too (connection gone) changes nothing:
+      // the service aborts an abandoned transaction itself.
       await this.transactionAbort({ transaction }).catch(() => undefined);
       throw error;
     }
@@ -162,6 +164,7 @@ export class QkClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    // An event channel that never opened (or already broke) has nothing to close.
     const events = this.#events?.then((channel) => channel.close()).catch(() => undefined);
     await Promise.all([this.#transport.close(), events]);
   }

@@ -46,6 +46,7 @@ export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
+    // Not JSON: the caller answers it as a malformed frame.
     return undefined;
   }
 }

@@ -257,6 +257,7 @@ class RpcServerConnection implements FrameSink {
       result = resultText(id, failure(result.error.code, result.error.message), this.#limits.maxReplyBytes);
     }
     if ('error' in result) return; // Unreachable: an error envelope is small and serializable.
+    // #send has logged a frame that could not leave; the connection is gone, nobody else to tell.
     void this.#send(result.text).catch(() => undefined);
   }
 

@@ -6,21 +6,12 @@
 export { ServiceHost, type ServiceHostOptions } from './host/host.js';
 export { DELIVERING_OPERATIONS, type CallContext } from './host/handlers.js';
 export { TransactionRegistry, HTTP_TRANSACTION_IDLE_MS } from './host/transaction-registry.js';
-export { acquireDataLock, LOCK_FILE, LOCK_DATABASE, type DataLock } from './host/data-lock.js';
+export { acquireDataLock, LOCK_FILE, type DataLock } from './host/data-lock.js';
 export { loadOrCreateToken, tokenMatches, bearerToken } from './host/token.js';
 export { writeServiceFile, removeServiceFile } from './host/service-file.js';
 export { runService, defaultDataDir, type RunServiceOptions, type RunningService } from './host/service-runner.js';
-export { AUDIT_FILE, AUDIT_GENERATIONS } from './host/audit-log.js';
-export {
-  createServiceLogger,
-  parseLogLevel,
-  LOG_FOLDER,
-  LOG_FILE,
-  LOG_LEVELS,
-  type LogLevel,
-  type ServiceLogger,
-} from './host/logger.js';
-export { secureDataFolder } from './host/data-folder.js';
+export { AUDIT_FILE } from './host/audit-log.js';
+export { parseLogLevel, type LogLevel } from './host/logger.js';
 export { productVersion } from './host/version.js';
 export { startHttpServer, HTTP_BODY_LIMIT, type HttpServer, type HttpServerOptions } from './transports/http-server.js';
 export { parseListenAddress, urlFor, DEFAULT_LISTEN, type ListenAddress } from './transports/listen-address.js';

@@ -56,8 +56,11 @@ export function deliveryName(delivery: MessageInfo['delivery']): string {
   return delivery === 'recoverable' ? 'Recoverable' : 'Express';
 }
 
-/** Where a message is, for its timers: time-to-reach-queue runs only until the message is in its queue. */
-export type TimerPlace = 'destination' | 'outgoing';
+/**
+ * Where a message is, for its timers: time-to-reach-queue runs only while it is on its way (an outgoing
+ * queue); in its queue it was met; in a dead-letter queue it no longer applies.
+ */
+export type TimerPlace = 'destination' | 'outgoing' | 'deadLetter';
 
 /**
  * The time-to-reach-queue line. It runs only while the message is on its way (an outgoing queue); once the
@@ -67,12 +70,14 @@ export function reachQueueText(m: MessageInfo, place: TimerPlace, now: number): 
   if (m.timeToReachQueue >= 0xffffffff) return 'Unlimited';
   if (place === 'destination')
     return `${formatDuration(m.timeToReachQueue)} — met: arrived ${formatTime(m.arrivedTime)}`;
+  if (place === 'deadLetter') return `${formatDuration(m.timeToReachQueue)} — no longer runs (a dead letter)`;
   return countdown(m.sentTime, m.timeToReachQueue, now);
 }
 
 /** The time-to-be-received line: counts down from when the message was sent until it is received. */
-export function beReceivedText(m: MessageInfo, now: number): string {
+export function beReceivedText(m: MessageInfo, now: number, place: TimerPlace = 'destination'): string {
   if (m.timeToBeReceived === null || m.timeToBeReceived >= 0xffffffff) return 'Unlimited';
+  if (place === 'deadLetter') return `${formatDuration(m.timeToBeReceived)} — no longer runs (a dead letter)`;
   return countdown(m.sentTime, m.timeToBeReceived, now);
 }
 

@@ -1,7 +1,7 @@
 /**
- * The message filter (Ctrl+F), evaluated by the service: label, body text, class, arrival time range, and
- * (More) correlation ID, application-specific value and source computer. Text fields apply after a short
- * pause in typing. One compact row; the extra fields open a second.
+ * The message filter (Ctrl+F), evaluated by the service: label, body text, class, and
+ * (More) arrival time range, correlation ID, application-specific value and source computer. Text fields
+ * apply after a short pause in typing. One compact row; the extra fields open a second.
  */
 import { useEffect, useRef, useState } from 'react';
 import { formatClassCode } from '@qk/model';
@@ -23,7 +23,12 @@ export function FilterBar() {
   const visible = useAppStore((s) => s.filterVisible);
   const [text, setText] = useState(() => pickText(filter));
   const [more, setMore] = useState(
-    () => filter.correlationId !== '' || filter.appSpecific !== '' || filter.sourceMachine !== '',
+    () =>
+      filter.correlationId !== '' ||
+      filter.appSpecific !== '' ||
+      filter.sourceMachine !== '' ||
+      filter.arrivedFrom !== '' ||
+      filter.arrivedTo !== '',
   );
   const labelRef = useRef<HTMLInputElement>(null);
   const applied = pickText(filter);
@@ -88,24 +93,6 @@ export function FilterBar() {
             </option>
           ))}
         </select>
-        <span className="inline-label" role="group" aria-label="Arrived between">
-          Arrived
-          <input
-            type="datetime-local"
-            step="1"
-            aria-label="Arrived from"
-            value={filter.arrivedFrom}
-            onChange={(e) => store.getState().setFilter({ arrivedFrom: e.target.value })}
-          />
-          –
-          <input
-            type="datetime-local"
-            step="1"
-            aria-label="Arrived to"
-            value={filter.arrivedTo}
-            onChange={(e) => store.getState().setFilter({ arrivedTo: e.target.value })}
-          />
-        </span>
         <button type="button" aria-expanded={more} onClick={() => setMore(!more)}>
           More {more ? '▴' : '▾'}
         </button>
@@ -118,6 +105,24 @@ export function FilterBar() {
       </div>
       {more && (
         <div className="filter-row">
+          <span className="inline-label" role="group" aria-label="Arrived between">
+            Arrived
+            <input
+              type="datetime-local"
+              step="1"
+              aria-label="Arrived from"
+              value={filter.arrivedFrom}
+              onChange={(e) => store.getState().setFilter({ arrivedFrom: e.target.value })}
+            />
+            –
+            <input
+              type="datetime-local"
+              step="1"
+              aria-label="Arrived to"
+              value={filter.arrivedTo}
+              onChange={(e) => store.getState().setFilter({ arrivedTo: e.target.value })}
+            />
+          </span>
           {input('correlationId', 'Correlation ID', { className: 'wide-input' })}
           {input('appSpecific', 'Application-specific', { invalid: appSpecificInvalid })}
           {input('sourceMachine', 'Source computer contains')}

@@ -38,7 +38,7 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
   h.accessor('label', {
     id: 'label',
     header: 'Label',
-    size: 150,
+    size: 125,
     meta: meta('label'),
     cell: (c) => text(c.getValue() || null),
   }),
@@ -46,7 +46,7 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
   h.accessor('classCode', {
     id: 'class',
     header: 'Class',
-    size: 185,
+    size: 212,
     meta: meta('class'),
     cell: (c) => (
       <span className={`class-${classTone(c.getValue())}`} title={classMeaning(c.getValue())}>
@@ -82,14 +82,14 @@ export const messageColumns: ColumnDef<MessageInfo, any>[] = [
   h.accessor('sentTime', {
     id: 'sentTime',
     header: 'Sent',
-    size: 135,
+    size: 140,
     meta: meta('sentTime'),
     cell: (c) => timeCell(c.getValue()),
   }),
   h.accessor('arrivedTime', {
     id: 'arrivedTime',
     header: 'Arrived',
-    size: 135,
+    size: 140,
     meta: meta('arrivedTime'),
     cell: (c) => timeCell(c.getValue()),
   }),

@@ -16,6 +16,7 @@ import { samePath, type MessageLocation } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { isAcknowledgmentMessage, listNodeFor } from './details-slice.js';
 import { nodeCaption, parseNodeId } from '../tree/tree-model.js';
+import { isDeadLetterPath } from '../commands/node-actions.js';
 import { DialogShell, Field } from '../dialogs/DialogShell.js';
 
 /** "Dead-letter messages" / "orders › Queue messages" for a path. */
@@ -66,7 +67,7 @@ function General({ m, deadLetter, place }: { m: MessageInfo; deadLetter: boolean
         ) : null}
       </Field>
       <Field label="Time to reach queue">{reachQueueText(m, place, now)}</Field>
-      <Field label="Time to be received">{beReceivedText(m, now)}</Field>
+      <Field label="Time to be received">{beReceivedText(m, now, place)}</Field>
       <Field label="Acknowledgment requested">{acknowledgmentText(m.acknowledge)}</Field>
       <Field label="Journal / dead letter">{journalText(m.journal)}</Field>
       <Field label="Application-specific">{m.appSpecific}</Field>
@@ -225,11 +226,13 @@ export function MessagePropertiesDialog() {
   const details = useAppStore((s) => s.details);
   const m = details?.message ?? null;
   // Time to reach queue runs only on the way (in an outgoing queue); in any other queue it was met on arrival.
-  const place: TimerPlace = useAppStore((s) =>
-    details && s.queues[details.computer]?.find((q) => samePath(q.path, details.path))?.type === 'outgoing'
+  const place: TimerPlace = useAppStore((s) => {
+    if (!details) return 'destination';
+    if (isDeadLetterPath(details.path)) return 'deadLetter';
+    return s.queues[details.computer]?.find((q) => samePath(q.path, details.path))?.type === 'outgoing'
       ? 'outgoing'
-      : 'destination',
-  );
+      : 'destination';
+  });
   const close = () => store.getState().closeDialog();
   if (!m) {
     return (

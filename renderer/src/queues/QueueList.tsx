@@ -40,7 +40,7 @@ function columnsFor(shared: SharedQuota) {
     h.accessor((q) => displayName(q), {
       id: 'name',
       header: 'Name',
-      size: 140,
+      size: 130,
       cell: (c) => {
         const warnings = queueWarnings(c.row.original);
         return (
@@ -59,18 +59,17 @@ function columnsFor(shared: SharedQuota) {
         );
       },
     }),
-    h.accessor('label', { id: 'label', header: 'Label', size: 130 }),
     h.accessor('messageCount', {
       id: 'messages',
       header: 'Messages',
-      size: 75,
+      size: 72,
       cell: (c) => formatCount(c.getValue()),
     }),
-    h.accessor('bytes', { id: 'bytes', header: 'Size', size: 75, cell: (c) => formatBytes(c.getValue()) }),
+    h.accessor('bytes', { id: 'bytes', header: 'Size', size: 72, cell: (c) => formatBytes(c.getValue()) }),
     h.accessor('quotaKB', {
       id: 'quota',
       header: 'Quota usage',
-      size: 120,
+      size: 112,
       enableSorting: false,
       cell: (c) => {
         const q = c.row.original;
@@ -90,19 +89,19 @@ function columnsFor(shared: SharedQuota) {
     h.accessor('journalMessageCount', {
       id: 'journal',
       header: 'Journal messages',
-      size: 85,
+      size: 110,
       cell: (c) => (isSystem(c.row.original) ? '' : formatCount(c.getValue())),
     }),
     h.accessor('journalBytes', {
       id: 'journalBytes',
       header: 'Journal size',
-      size: 80,
+      size: 85,
       cell: (c) => (isSystem(c.row.original) ? '' : formatBytes(c.getValue())),
     }),
     h.accessor('journalQuotaKB', {
       id: 'journalQuota',
       header: 'Journal quota usage',
-      size: 120,
+      size: 130,
       enableSorting: false,
       cell: (c) =>
         isSystem(c.row.original) ? null : (
@@ -114,10 +113,11 @@ function columnsFor(shared: SharedQuota) {
           />
         ),
     }),
+    h.accessor('label', { id: 'label', header: 'Label', size: 130 }),
     h.accessor('transactional', {
       id: 'transactional',
       header: 'Transactional',
-      size: 90,
+      size: 96,
       cell: (c) => (c.getValue() ? 'Yes' : 'No'),
     }),
   ];

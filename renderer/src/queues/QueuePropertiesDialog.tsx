@@ -7,6 +7,7 @@ import { UsageBar } from '../shell/UsageBar.js';
 import { samePath } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { classifyQueue, queueShortName } from '../tree/tree-model.js';
+import { TrafficCharts } from '../traffic/TrafficCharts.js';
 import { kbOrNull, validKb } from './quota-input.js';
 import { QuotaField } from './QuotaField.js';
 
@@ -172,6 +173,11 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
               </Field>
             </>
           ),
+        },
+        {
+          id: 'traffic',
+          label: 'Traffic',
+          render: () => <TrafficCharts computer={computer} path={queue.path} caption={queueShortName(queue.path)} />,
         },
       ]}
     />

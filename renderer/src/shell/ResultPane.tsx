@@ -6,7 +6,10 @@ import { isFilterActive } from '../message-list/list-query.js';
 import { samePath } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { groupQueues, nodeCaption, nodeId, parseNodeId, type NodeKind, type NodeRef } from '../tree/tree-model.js';
+import { isDeadLetterPath } from '../commands/node-actions.js';
 import { FilterBar } from '../message-list/FilterBar.js';
+import { ClassSummary } from '../traffic/ClassSummary.js';
+import { TrafficCharts } from '../traffic/TrafficCharts.js';
 import { useContextMenu } from './ContextMenu.js';
 import { NodeIcon } from './Icons.js';
 import { MessageList } from '../message-list/MessageList.js';
@@ -28,6 +31,9 @@ export function ResultPane() {
       {isMessages ? (
         <>
           <FilterBar />
+          {ref.kind === 'systemQueue' && ref.path && isDeadLetterPath(ref.path) && (
+            <ClassSummary computer={ref.computer} path={ref.path} />
+          )}
           <MessageList caption={caption} />
         </>
       ) : (
@@ -106,16 +112,19 @@ function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string })
       );
     case 'msmq':
       return (
-        <ChildList
-          caption={caption}
-          items={[
-            { id: nodeId(c, 'outgoing'), kind: 'outgoing', label: 'Outgoing Queues', count: grouped.outgoing.length },
-            { id: nodeId(c, 'public'), kind: 'public', label: 'Public Queues', count: grouped.public.length },
-            { id: nodeId(c, 'private'), kind: 'private', label: 'Private Queues', count: grouped.private.length },
-            { id: nodeId(c, 'system'), kind: 'system', label: 'System Queues', count: 3 },
-          ]}
-          countLabel="Queues"
-        />
+        <div className="overview">
+          <ChildList
+            caption={caption}
+            items={[
+              { id: nodeId(c, 'outgoing'), kind: 'outgoing', label: 'Outgoing Queues', count: grouped.outgoing.length },
+              { id: nodeId(c, 'public'), kind: 'public', label: 'Public Queues', count: grouped.public.length },
+              { id: nodeId(c, 'private'), kind: 'private', label: 'Private Queues', count: grouped.private.length },
+              { id: nodeId(c, 'system'), kind: 'system', label: 'System Queues', count: 3 },
+            ]}
+            countLabel="Queues"
+          />
+          <TrafficCharts computer={c} path={null} caption={caption} />
+        </div>
       );
     case 'queue': {
       const queue = queues.find((q) => samePath(q.path, refNode.path ?? ''));

@@ -11,6 +11,7 @@ import { createMessageActions } from '../messages/message-actions.js';
 import { createSettingsSlice } from '../computer/settings-slice.js';
 import { LOCAL_COMPUTER, type StoreContext } from './shared.js';
 import { createViewSlice } from '../shell/view-slice.js';
+import { createTrafficSlice } from '../traffic/traffic-slice.js';
 import { createTreeSlice } from '../tree/tree-slice.js';
 import type { AppState } from './types.js';
 
@@ -48,6 +49,7 @@ export function createAppStore(client: ConsoleClient, options: AppStoreOptions =
     ...createMessageActions(set, get, ctx),
     ...createColumnsSlice(set, get, ctx),
     ...createViewSlice(set, get, ctx),
+    ...createTrafficSlice(set, get, ctx),
   }));
 }
 

@@ -3,6 +3,7 @@ import type { OperationInput, OperationOutput } from '@qk/api';
 import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
 import type { ListSlice } from '../message-list/list-types.js';
 import type { ViewSlice } from '../shell/view-types.js';
+import type { TrafficSlice } from '../traffic/traffic-types.js';
 
 /** Where a message is now (messageFind / acknowledgmentsFor results). */
 export interface MessageLocation {
@@ -217,7 +218,8 @@ export type AppState = ConnectionSlice &
   JobsSlice &
   MessageActions &
   ColumnsSlice &
-  ViewSlice;
+  ViewSlice &
+  TrafficSlice;
 
 /** Bulk message actions (jobs over the selection). */
 export interface MessageActions {

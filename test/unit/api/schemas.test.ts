@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { Bounds, eventSchema, operations, toErrorBody, type OperationName } from '@qk/api';
+import { Bounds, eventSchema, operations, serviceFileSchema, toErrorBody, type OperationName } from '@qk/api';
 import { Limits } from '@qk/model';
 
 type JsonSchema = { [key: string]: unknown };
@@ -70,6 +70,7 @@ describe('bounds on every string and list of the contract (issue 7, item 7)', ()
       .filter((where) => !STORE_SIZED_OUTPUTS.has(where));
     expect(missing).toEqual([]);
     expect(unbounded(jsonSchema(eventSchema, 'output'), 'event')).toEqual([]);
+    expect(unbounded(jsonSchema(serviceFileSchema, 'output'), 'service.json')).toEqual([]);
   });
 
   test('the path bound is the longest legal format name, which the schema accepts; one more is refused', () => {

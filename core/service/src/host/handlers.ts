@@ -47,6 +47,7 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
     try {
       return { ...own, ...network().status() };
     } catch {
+      // No network started on this host (a host opened without runService): the status has no network part.
       return own;
     }
   };

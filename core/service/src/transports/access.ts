@@ -140,6 +140,7 @@ function hostName(header: string | undefined): string | undefined {
     if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return undefined;
     return bare(url.hostname.toLowerCase());
   } catch {
+    // A Host header that is no host name is refused by the caller like an unknown one.
     return undefined;
   }
 }
@@ -154,6 +155,7 @@ function normalizeOrigin(origin: string): string {
     const url = new URL(origin);
     return url.origin === 'null' ? `${url.protocol}//${url.host}` : url.origin;
   } catch {
+    // Unparsable: compared as written, it matches no allowed origin and is refused.
     return origin;
   }
 }

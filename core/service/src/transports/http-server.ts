@@ -164,6 +164,7 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     await app.listen({ host: options.listen.host, port: options.listen.port });
   } catch (error) {
     await websocket.close();
+    // Closing what never listened is best effort; the listen error below is what the caller must see.
     await app.close().catch(() => undefined);
     const reason =
       (error as NodeJS.ErrnoException).code === 'EADDRINUSE'

@@ -26,6 +26,9 @@ describe('names beside numbers', () => {
     expect(beReceivedText(m, sent + 60_000)).toMatch(/^2 min — 1 min left/);
     expect(beReceivedText(m, sent + 180_000)).toMatch(/^2 min — ran out at /);
     expect(beReceivedText(message(2), sent)).toBe('Unlimited');
+    // A dead letter's timers no longer run.
+    expect(reachQueueText(m, 'deadLetter', sent)).toBe('4 d 0 h — no longer runs (a dead letter)');
+    expect(beReceivedText(m, sent + 180_000, 'deadLetter')).toBe('2 min — no longer runs (a dead letter)');
   });
 });
 
