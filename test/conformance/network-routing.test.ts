@@ -52,17 +52,7 @@ describe('many computers: routing servers', () => {
     await alpha.q.createQueue(admin);
     const id = await alpha.q.send(
       `RTBETA\\private$\\${name}`,
-      ...[
-        '--body',
-        'via relay',
-        '--recoverable',
-        '--journal',
-        'journal',
-        '--ack',
-        '15',
-        '--admin-queue',
-        admin,
-      ],
+      ...['--body', 'via relay', '--recoverable', '--journal', 'journal', '--ack', '15', '--admin-queue', admin],
     );
     const outgoing = await net.outgoing('RTALPHA', `DIRECT=OS:RTBETA\\private$\\${name}`);
     expect(outgoing?.nextHop).toBe('RTRELAY');
