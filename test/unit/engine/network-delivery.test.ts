@@ -223,6 +223,26 @@ describe('routing servers', () => {
     expect(classOf(alpha.qm, '.\\JOURNAL$')).toEqual(['NORMAL']); // R-J4 on the destination's confirmation
   });
 
+  test('R-E4 a message stored by a routing server and not confirmed is sent again at once when a session comes back, then every 30 s (SeqResend13Time)', async () => {
+    const alpha = lab.open('ALPHA');
+    lab.open('RELAY', { routing: true });
+    await alpha.qm.send('BETA\\private$\\orders', { body: 'again' }, { transactional: true });
+    expect(await lab.drain('ALPHA', 'RELAY', ORDERS)).toEqual([{ outcome: 'stored' }]);
+    expect(alpha.qm.networkPort.lease(ORDERS, 10, 1 << 20)).toBeNull(); // unconfirmed: not due yet
+    lab.clock.advance(29_000);
+    expect(alpha.qm.networkPort.lease(ORDERS, 10, 1 << 20)).toBeNull();
+    lab.clock.advance(1_000);
+    const resend = alpha.qm.networkPort.lease(ORDERS, 10, 1 << 20);
+    expect(resend?.messages.map((m) => [m.body.toString(), m.sequence?.number])).toEqual([['again', 1]]);
+    await alpha.qm.networkPort.settle(resend!, [{ outcome: 'stored' }]);
+    expect(alpha.qm.networkPort.lease(ORDERS, 10, 1 << 20)).toBeNull();
+    // A session to the next hop came back: what was not confirmed goes again now.
+    alpha.qm.networkPort.resendNow([ORDERS]);
+    const now = alpha.qm.networkPort.lease(ORDERS, 10, 1 << 20);
+    expect(now?.messages).toHaveLength(1);
+    alpha.qm.networkPort.release(now!);
+  });
+
   test('R-H1 a message that would need a sixteenth hop is failed where it is, with NACK_HOP_COUNT_EXCEEDED', async () => {
     const alpha = lab.open('ALPHA');
     const relay = lab.open('RELAY', { routing: true });
