@@ -64,6 +64,18 @@ describe('duplicate removal', () => {
     expect(after.capacity).toBe(10_000);
   });
 
+  test('R-U2 the cache records an ID only once the message is stored: an arrival a full queue refused is taken when retried', async () => {
+    const { q, svc } = file;
+    const dest = await q.newQueue('u2retry', '--quota', '0');
+    const remote = remoteComputer();
+    const refused = await arrive(dest, remote.id(1), remote, '--label', 'first try');
+    expect(refused.accepted).toBe(false);
+    ok(await svc.qk('queue', 'set', dest, '--quota', 'unlimited'));
+    expect(await arrive(dest, remote.id(1), remote, '--label', 'retry')).toMatchObject({ accepted: true });
+    expect((await arrive(dest, remote.id(1), remote, '--label', 'duplicate')).accepted).toBe(false);
+    expect((await q.messages(dest)).map((m) => m.label)).toEqual(['retry']);
+  });
+
   test('R-U2 the key is source computer + message ID: the same ID from another computer, or another ID, is not a duplicate', async () => {
     const { q } = file;
     const dest = await q.newQueue('u2key');

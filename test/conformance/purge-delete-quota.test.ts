@@ -107,15 +107,16 @@ describe.concurrent('queue deletion', () => {
 });
 
 describe.concurrent('quotas', () => {
-  test('R-Q2 a full queue (quota in KB, body bytes counted) refuses arrivals: NACK 0x8003 and dead-lettered as flagged', async () => {
+  test('R-Q2 a full queue (quota in KB; a message counts its 124-byte header, body and UTF-16 strings) refuses arrivals: NACK 0x8003 and dead-lettered as flagged', async () => {
     const { q, svc } = file;
     const [dest, adm] = await Promise.all([q.newQueue('q2', '--quota', '1'), q.newQueue('q2-adm')]);
     expect((await q.show(dest)).quotaKB).toBe(1);
-    // 600 + 400 body bytes fit in 1 KB only if exactly the body bytes count.
-    await q.send(dest, '--body', bodyOfSize(600));
-    await q.send(dest, '--body', bodyOfSize(400));
+    // Two messages that fill 1 KB exactly: each is 124 + body + 2 × its destination's length.
+    const overhead = 124 + 2 * dest.length;
+    await q.send(dest, '--body', bodyOfSize(300));
+    await q.send(dest, '--body', bodyOfSize(1_024 - 2 * overhead - 300));
     let queue: QkQueue = await q.show(dest);
-    expect(queue).toMatchObject({ messageCount: 2, bytes: 1_000 });
+    expect(queue).toMatchObject({ messageCount: 2, bytes: 1_024 });
     // The next one does not fit. (Whether the local send call itself reports it is not specified.)
     const refused = await svc.qk<{ id: string }>(
       'send',
@@ -132,7 +133,7 @@ describe.concurrent('quotas', () => {
       'over',
     );
     queue = await q.show(dest);
-    expect(queue).toMatchObject({ messageCount: 2, bytes: 1_000 });
+    expect(queue).toMatchObject({ messageCount: 2, bytes: 1_024 });
     const nacks = await settled(adm, 1);
     expect(nacks.map((n) => [n.class, n.classCode, n.label])).toEqual([['NACK_Q_EXCEED_QUOTA', 0x8003, 'over']]);
     const id = nacks[0]?.correlationId as string;

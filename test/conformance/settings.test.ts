@@ -101,4 +101,43 @@ describe('settings', () => {
     const after = ok(await svc.qk<QkSetting[]>('settings'));
     expect(after).toEqual(before);
   });
+
+  test('§5 the settings an administrator expects beside those seven, with MSMQ defaults, units and restart', async () => {
+    const { q } = file;
+    const settings = await q.settings();
+    const expected: [string, number | null, string][] = [
+      ['MessageCleanupInterval', 21_600_000, 'ms'],
+      ['CleanupInterval', 120_000, 'ms'],
+      ['XactDelayReceiveNack', null, 's'],
+      ['SeqResend13Time', 30, 's'],
+      ['SeqResend46Time', 300, 's'],
+      ['SeqResend79Time', 1_800, 's'],
+      ['SeqResend10Time', 21_600, 's'],
+    ];
+    for (const [name, value, unit] of expected)
+      expect(
+        settings.find((s) => s.name === name),
+        name,
+      ).toMatchObject({
+        value,
+        default: value,
+        unit,
+        restartRequired: true,
+      });
+  });
+
+  test('§5 XactDelayReceiveNack is absent (value null) until set; "none" makes it absent again at the next restart', async () => {
+    const { q, svc } = file;
+    expect(await q.setSetting('XactDelayReceiveNack', 45)).toMatchObject({ value: null, pending: 45 });
+    await svc.restart();
+    expect(await q.setting('XactDelayReceiveNack')).toMatchObject({ value: 45, pending: null });
+    const cleared = ok(
+      await svc.qk<QkSetting & { pendingRestart?: boolean }>('settings', 'set', 'XactDelayReceiveNack', 'none'),
+    );
+    expect(cleared).toMatchObject({ value: 45, pending: null, pendingRestart: true });
+    expect((await q.status()).settingsPendingRestart).toContain('XactDelayReceiveNack');
+    await svc.restart();
+    expect(await q.setting('XactDelayReceiveNack')).toMatchObject({ value: null, pending: null });
+    failsWith(await svc.qk('settings', 'set', 'SeqResend13Time', 'none'), 'INVALID_PARAMETER');
+  });
 });

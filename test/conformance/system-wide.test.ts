@@ -24,7 +24,7 @@ async function withSetting(name: string, value: number, body: () => Promise<void
     expect(changed, `${name} takes effect at once`).toMatchObject({ value, pending: null });
     await body();
   } finally {
-    await file.q.setSetting(name, previous);
+    await file.q.setSetting(name, previous ?? 'none');
   }
 }
 

@@ -2,8 +2,9 @@
  * Delivery semantics: message timers (R-X*), seed 004. A message for an unreachable computer waits in an
  * outgoing queue, which is where time-to-reach-queue runs out on a single computer.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { waitFor } from '../helpers/qk-expect.js';
+import { ok, waitFor } from '../helpers/qk-expect.js';
 import { SYSTEM, uniqueName } from '../helpers/qk-ops.js';
 import type { QkMessage } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
@@ -85,6 +86,52 @@ describe.concurrent('time to be received', () => {
     expect(copy).toMatchObject({ class: 'NACK_RECEIVE_TIMEOUT_AT_SENDER', classCode: 0xc003 });
     expect(lifetimeMs(copy)).toBeLessThan(2_500); // TTBR 1 s wins over TTRQ 30 s (R-X3)
     expect(nack).toMatchObject({ class: 'NACK_RECEIVE_TIMEOUT_AT_SENDER', classCode: 0xc003 });
+  });
+
+  test('§1.1 time-to-be-received reads as what remains: it goes down while the message waits', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('remaining');
+    await q.send(dest, '--ttbr', '30', '--label', 'counting down');
+    const first = await q.peek(dest);
+    expect(first.timeToBeReceived).toBeLessThanOrEqual(30);
+    await delay(2_200);
+    const later = await q.peek(dest);
+    expect(later.timeToBeReceived).toBeLessThanOrEqual((first.timeToBeReceived ?? 0) - 2);
+    const received = await q.receive(dest);
+    expect(received.timeToBeReceived).toBeLessThanOrEqual(later.timeToBeReceived ?? 0);
+    expect(received.timeToBeReceived).toBeGreaterThan(0);
+  });
+
+  test('R-X2 a message handed over by another computer counts what remained of its TTBR from its arrival here', async () => {
+    const { q, svc } = file;
+    const dest = await q.newQueue('x2');
+    const source = randomUUID();
+    const longAgo = new Date(Date.now() - 3_600_000).toISOString();
+    const id = `{${source}}\\1`;
+    ok(
+      await svc.qk(
+        'arrive',
+        dest,
+        '--id',
+        id,
+        '--source-id',
+        source,
+        '--source-name',
+        'BETA',
+        '--sent-time',
+        longAgo,
+        '--ttbr',
+        '8',
+        '--journal',
+        'deadletter',
+      ),
+    );
+    const [m] = await q.messages(dest);
+    expect(m).toMatchObject({ sentTime: longAgo });
+    expect(m?.timeToBeReceived).toBeGreaterThan(0);
+    const copy = await waitFor(async () => (await q.copiesOf(SYSTEM.deadLetter, id))[0], 'the expiry', 25_000);
+    expect(copy.class).toBe('NACK_RECEIVE_TIMEOUT');
+    expect(Date.parse(copy.arrivedTime) - Date.parse(m?.arrivedTime ?? '')).toBeGreaterThanOrEqual(7_900);
   });
 
   test('R-X3 when TTBR is smaller than TTRQ, TTBR wins: the message is gone after TTBR', async () => {

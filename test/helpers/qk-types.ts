@@ -7,7 +7,7 @@
 export interface QkQueue {
   path: string;
   formatName: string;
-  type: 'private' | 'public' | 'system' | 'journal' | 'outgoing';
+  type: 'private' | 'public' | 'system' | 'journal' | 'outgoing' | 'subqueue';
   transactional: boolean;
   journal: boolean;
   label: string;
@@ -20,6 +20,8 @@ export interface QkQueue {
   journalBytes: number;
   createdTime: string;
   modifiedTime: string;
+  /** Subqueues: the path of their queue. */
+  parent?: string;
 }
 
 /** A message as `qk receive|peek|messages` prints it. */
@@ -50,6 +52,10 @@ export interface QkMessage {
   transactional: boolean;
   conversation: string | null;
   status: number;
+  moveCount: number;
+  abortCount: number;
+  /** The per-application dead-letter queue it names (R-D9), or null. */
+  deadLetterQueue: string | null;
 }
 
 /** A page of `qk messages`. */
@@ -61,8 +67,9 @@ export interface QkMessagePage {
 /** A setting as `qk settings` prints it. */
 export interface QkSetting {
   name: string;
-  value: number;
-  default: number;
+  /** null for a setting that is absent (XactDelayReceiveNack by default). */
+  value: number | null;
+  default: number | null;
   unit: string;
   restartRequired: boolean;
   pending: number | null;

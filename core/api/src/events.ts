@@ -17,6 +17,7 @@ export const messageRemovalReasons = [
   'queueDeleted',
   'conversationEnded',
   'retained',
+  'rejected',
   'forwarded',
 ] as const;
 
@@ -49,7 +50,7 @@ export const eventSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('settingChanged'),
     name: boundedString(Bounds.SETTING_NAME),
-    value: z.number(),
+    value: z.number().nullable(),
     pending: z.number().nullable(),
   }),
   z.object({ type: z.literal('serviceRestarted') }),

@@ -3,12 +3,15 @@
  * WebSocket call channel, Electron IPC, the client and the CLI are all driven from this one table.
  */
 import { z } from 'zod';
+import { lookupActions } from '@qk/model';
 import {
   boundedString,
   Bounds,
   browseFilterSchema,
   browseSortSchema,
   computerNameSchema,
+  errorCodeSchema,
+  exportedMessageSchema,
   messageIdSchema,
   messageInfoSchema,
   queueInfoSchema,
@@ -39,6 +42,8 @@ const lookupId = z.number().int().min(1);
 const timeoutMs = z.number().int().min(0).max(2_147_483_647);
 const transaction = boundedString(Bounds.TRANSACTION).min(1);
 const messageLocation = z.object({ path: queuePathSchema, message: messageInfoSchema });
+/** With a lookup ID: which message relative to it (R-L2); `first`/`last` ignore the ID. */
+const lookupAction = z.enum(lookupActions);
 
 const queueProperties = {
   journal: z.boolean().optional(),
@@ -137,10 +142,12 @@ export const operations = {
       transaction: transaction.optional(),
       transactional: z.boolean().optional(),
       lookupId: lookupId.optional(),
+      lookupAction: lookupAction.optional(),
     }),
     output: messageInfoSchema,
     admin: false,
-    summary: 'Removes and returns the first message (or the one with lookupId); IO_TIMEOUT when none arrives in time.',
+    summary:
+      'Removes and returns the first message (or, with lookupId, the one lookupAction names: current (default), next, previous, first, last; MESSAGE_NOT_FOUND when there is none); IO_TIMEOUT when none arrives in time.',
   }),
   receiveBatch: op({
     input: z.object({
@@ -154,10 +161,16 @@ export const operations = {
     summary: 'Removes up to `max` messages; waits only while the queue is empty.',
   }),
   peek: op({
-    input: z.object({ path, timeoutMs: timeoutMs.optional(), lookupId: lookupId.optional() }),
+    input: z.object({
+      path,
+      timeoutMs: timeoutMs.optional(),
+      lookupId: lookupId.optional(),
+      lookupAction: lookupAction.optional(),
+    }),
     output: messageInfoSchema,
     admin: false,
-    summary: 'Returns the first message (or the one with lookupId) without removing it.',
+    summary:
+      'Returns the first message (or, with lookupId, the one lookupAction names) without removing it; MESSAGE_NOT_FOUND when a lookup finds none.',
   }),
   browse: op({
     input: z.object({
@@ -206,6 +219,63 @@ export const operations = {
     }),
     admin: true,
     summary: 'Moves messages to another local queue through its arrival path.',
+  }),
+  messageMove: op({
+    input: z.object({ path, lookupId, target: path }),
+    output: empty,
+    admin: true,
+    summary:
+      "Moves one message: between a queue and its subqueues (or sibling subqueues) MSMQ's MoveMessage, the subqueue opened on first use and the move count up (R-S3, R-S7); to any other local queue through its arrival path.",
+  }),
+  messageReject: op({
+    input: z.object({ path, lookupId }),
+    output: empty,
+    admin: true,
+    summary:
+      'Rejects a message (R-S8): it leaves its queue and its sender gets NACK_RECEIVE_REJECTED (0xC004) when it asked for negative receive acknowledgments.',
+  }),
+  resend: op({
+    input: z.object({ path, lookupIds: z.array(lookupId).min(1).max(Bounds.BATCH).optional() }),
+    output: z.object({
+      resent: z.number().int(),
+      failed: z
+        .array(
+          z.object({
+            lookupId,
+            destination: queuePathSchema.nullable(),
+            error: z.object({ code: errorCodeSchema, message: boundedString(Bounds.ERROR_MESSAGE) }),
+          }),
+        )
+        .max(Bounds.BATCH),
+    }),
+    admin: true,
+    summary:
+      'Resends dead letters (all, or those named) to their destination queues as new sends: class NORMAL, same ID, label, body and properties, timers counted again from now.',
+  }),
+  messagesExport: op({
+    input: z.object({
+      path,
+      after: boundedString(Bounds.WORD).optional(),
+      limit: z.number().int().min(1).max(Bounds.PAGE).optional(),
+    }),
+    output: z.object({
+      messages: z.array(exportedMessageSchema).max(Bounds.PAGE),
+      next: boundedString(Bounds.WORD).nullable(),
+    }),
+    admin: false,
+    summary:
+      'One page of a queue for export, every property and the body (ready messages in queue order, then retained ones); pass `next` as `after` for the following page, null at the end.',
+  }),
+  messagesImport: op({
+    input: z.object({
+      path,
+      messages: z.array(exportedMessageSchema).min(1).max(Bounds.PAGE),
+      mode: z.enum(['asIs', 'asNew']).optional(),
+    }),
+    output: z.object({ imported: z.number().int() }),
+    admin: true,
+    summary:
+      'Stores exported messages in a queue as they were (asIs, the default: ID, class, times, counts; new lookup IDs), or sends them there as new messages from this computer (asNew: new IDs, class NORMAL, timers from now); the whole batch or nothing.',
   }),
   messageFind: op({
     input: z.object({ id: messageIdSchema }),
@@ -284,10 +354,11 @@ export const operations = {
     summary: 'Every setting.',
   }),
   settingsSet: op({
-    input: z.object({ name: boundedString(Bounds.SETTING_NAME), value: z.number() }),
+    input: z.object({ name: boundedString(Bounds.SETTING_NAME), value: z.number().nullable() }),
     output: settingInfoSchema,
     admin: true,
-    summary: 'Changes a setting; one that needs a restart waits as pending.',
+    summary:
+      'Changes a setting; one that needs a restart waits as pending. null makes a setting that may be absent (XactDelayReceiveNack) absent again.',
   }),
 
   ...networkOperations,

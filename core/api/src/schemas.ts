@@ -5,6 +5,7 @@ import {
   errorCodes,
   Limits,
   type ErrorCode,
+  type ExportedMessage,
   type MessageInfo,
   type QueueInfo,
   type ServiceStatus,
@@ -115,7 +116,7 @@ const guidText = boundedString(Bounds.GUID_TEXT);
 export const queueInfoSchema = z.object({
   path: queuePathSchema,
   formatName: queuePathSchema,
-  type: z.enum(['private', 'public', 'system', 'journal', 'outgoing']),
+  type: z.enum(['private', 'public', 'system', 'journal', 'outgoing', 'subqueue']),
   transactional: z.boolean(),
   journal: z.boolean(),
   label: boundedString(Bounds.QUEUE_LABEL),
@@ -128,6 +129,7 @@ export const queueInfoSchema = z.object({
   journalBytes: z.number().int(),
   createdTime: isoTime,
   modifiedTime: isoTime,
+  parent: queuePathSchema.optional(),
 }) satisfies z.ZodType<QueueInfo>;
 
 export const messageInfoSchema = z.object({
@@ -157,17 +159,55 @@ export const messageInfoSchema = z.object({
   transactional: z.boolean(),
   conversation: boundedString(Bounds.CONVERSATION).nullable(),
   status: z.number().int(),
+  // Defaults keep files written before these properties existed readable.
+  moveCount: z.number().int().default(0),
+  abortCount: z.number().int().default(0),
+  lastMoveTime: isoTime.nullable().default(null),
+  deadLetterQueue: queuePathSchema.nullable().default(null),
 }) satisfies z.ZodType<MessageInfo>;
+
+/** One message of an export file (docs/message-file-format.md); the engine checks every range on import. */
+export const exportedMessageSchema = z.object({
+  lookupId: z.number().int(),
+  id: messageIdSchema,
+  classCode: z.number().int(),
+  label: boundedString(Bounds.MESSAGE_LABEL, 'LABEL_TOO_LONG', 'a message label'),
+  bodyBase64: boundedString(Bounds.BODY_BASE64),
+  priority: z.number().int(),
+  delivery: z.enum(['express', 'recoverable']),
+  journal: z.number().int(),
+  acknowledge: z.number().int(),
+  adminQueue: queuePathSchema.nullable(),
+  responseQueue: queuePathSchema.nullable(),
+  destinationQueue: queuePathSchema,
+  correlationId: messageIdSchema.nullable(),
+  appSpecific: z.number().int(),
+  sourceMachine: boundedString(Bounds.COMPUTER_NAME),
+  sourceMachineId: boundedString(Bounds.GUID_TEXT),
+  sentTime: isoTime,
+  arrivedTime: isoTime,
+  timerBaseTime: isoTime,
+  timeToReachQueue: z.number().int(),
+  timeToBeReceived: z.number().int().nullable(),
+  transactional: z.boolean(),
+  conversation: boundedString(Bounds.CONVERSATION).nullable(),
+  status: z.number().int(),
+  moveCount: z.number().int().min(0),
+  abortCount: z.number().int().min(0),
+  lastMoveTime: isoTime.nullable(),
+  deadLetterQueue: queuePathSchema.nullable(),
+}) satisfies z.ZodType<ExportedMessage>;
 
 export const settingInfoSchema = z.object({
   name: boundedString(Bounds.SETTING_NAME),
-  value: z.number(),
-  default: z.number(),
+  value: z.number().nullable(),
+  default: z.number().nullable(),
   unit: boundedString(Bounds.WORD),
   min: z.number(),
   max: z.number(),
   restartRequired: z.boolean(),
   pending: z.number().nullable(),
+  pendingRestart: z.boolean().optional(),
   description: boundedString(Bounds.SETTING_TEXT),
 }) satisfies z.ZodType<SettingInfo>;
 
@@ -229,6 +269,7 @@ export const sendPropertiesSchema = z.object({
   appSpecific: uint32.optional(),
   conversation: z.string().min(1).max(Bounds.CONVERSATION).optional(),
   from: queuePathSchema.optional(),
+  deadLetterQueue: queuePathSchema.optional(),
 });
 
 export const errorCodeSchema = z.enum(errorCodes);

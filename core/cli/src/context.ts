@@ -50,7 +50,11 @@ export function action(
 ): (...args: unknown[]) => Promise<void> {
   return async (...args: unknown[]) => {
     const command = args[args.length - 1] as Command;
-    const positional = args.slice(0, -2).filter((a): a is string => typeof a === 'string');
+    // A variadic argument (`[lookupids...]`) comes as an array: its items are positional too.
+    const positional = args
+      .slice(0, -2)
+      .flatMap((a) => (Array.isArray(a) ? (a as unknown[]) : [a]))
+      .filter((a): a is string => typeof a === 'string');
     const ctx = new CommandContext(command, io);
     try {
       await run(ctx, positional);

@@ -8,6 +8,7 @@ import { registerServiceCommands } from './commands/service.js';
 import { registerSettingsCommands } from './commands/settings.js';
 import { registerToolCommands } from './commands/tools.js';
 import { registerTrafficCommands } from './commands/traffic.js';
+import { registerTransferCommands } from './commands/transfer.js';
 import type { CliIo } from './io.js';
 import { cliVersion } from './version.js';
 
@@ -22,10 +23,14 @@ All commands:
   qk queue create PATH [--transactional] [--journal] [--quota KB] [--journal-quota KB] [--label TEXT] [--retention]
   qk queue list | show PATH | delete PATH | purge PATH | classes PATH
   qk queue set PATH [--journal on|off] [--quota KB|unlimited] [--journal-quota KB|unlimited] [--label TEXT] [--retention on|off]
-  qk send PATH [send options] [--transactional]          (qk send --help lists the send options)
-  qk receive PATH [--timeout S] [--transactional]        qk peek PATH [--timeout S]
-  qk messages PATH [--offset N] [--limit N]
+  qk send PATH [send options] [--transactional] [--dead-letter-queue PATH]   (qk send --help lists the send options)
+  qk receive PATH [--timeout S] [--transactional] [--lookup-id N] [--action first|last|next|previous|current]
+  qk peek PATH [--timeout S] [--lookup-id N] [--action …]
+  qk messages PATH [--offset N] [--limit N]                (PATH may be a subqueue: .\\private$\\orders;poison)
   qk message show PATH LOOKUPID | delete PATH LOOKUPID | find ID
+  qk message move PATH LOOKUPID TARGET | reject PATH LOOKUPID
+  qk resend PATH [LOOKUPID…]                             dead letters back to their destinations, fresh timers
+  qk export PATH FILE | qk import PATH FILE              every message of a queue to a file and back
   qk acks ID                                             acknowledgments whose correlation ID is ID
   qk arrive PATH --id MSGID --source-id GUID --source-name NAME [send options] [--transactional]
   qk conversation end ID
@@ -74,6 +79,7 @@ export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Comma
   registerSettingsCommands(program, io);
   registerNetworkCommands(program, io);
   registerTrafficCommands(program, io);
+  registerTransferCommands(program, io);
   registerToolCommands(program, io);
   return program;
 }

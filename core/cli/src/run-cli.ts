@@ -4,6 +4,7 @@ import { isQkError } from '@qk/model';
 import { ExitCode, processIo, type CliIo } from './io.js';
 import { buildProgram } from './program.js';
 import { UsageError } from './usage-error.js';
+import { NothingThereError } from './lookup-options.js';
 
 interface ErrorDocument {
   error: { code: string; message: string };
@@ -39,7 +40,8 @@ export async function runCli(argv: string[], io: CliIo = processIo): Promise<num
     }
     if (error instanceof UsageError) return fail(ExitCode.USAGE, usage(error.message));
     if (isQkError(error)) {
-      return fail(error.code === 'IO_TIMEOUT' ? ExitCode.TIMEOUT : ExitCode.FAILED, {
+      const nothing = error.code === 'IO_TIMEOUT' || error instanceof NothingThereError;
+      return fail(nothing ? ExitCode.TIMEOUT : ExitCode.FAILED, {
         error: { code: error.code, message: error.message },
       });
     }

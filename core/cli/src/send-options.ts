@@ -26,7 +26,11 @@ export function addSendOptions(command: Command): Command {
     .option('--correlation-id <id>', 'correlation ID: a message ID {GUID}\\N')
     .option('--app-specific <n>', 'application-specific number')
     .option('--conversation <id>', 'conversation (Service Broker) this message belongs to')
-    .option('--from <path>', "the sending application's own queue (keeps a retained copy when it has retention on)");
+    .option('--from <path>', "the sending application's own queue (keeps a retained copy when it has retention on)")
+    .option(
+      '--dead-letter-queue <path>',
+      'per-application dead-letter queue (a local transactional queue) for a transactional message sent with --journal deadletter',
+    );
 }
 
 /** SendProperties from parsed options; throws UsageError for values that are not what the option takes. */
@@ -51,6 +55,7 @@ export function sendPropertiesFrom(o: Record<string, unknown>): SendProperties {
   if (o['appSpecific'] !== undefined) props.appSpecific = parseNumber(String(o['appSpecific']), '--app-specific');
   if (o['conversation'] !== undefined) props.conversation = String(o['conversation']);
   if (o['from'] !== undefined) props.from = String(o['from']);
+  if (o['deadLetterQueue'] !== undefined) props.deadLetterQueue = String(o['deadLetterQueue']);
   return props;
 }
 

@@ -14,7 +14,7 @@ import {
 } from '@qk/model';
 import type { MessageRecord, QueueRecord } from '@qk/store';
 import type { Core } from './core.js';
-import type { Draft } from './drafts.js';
+import { storedSize, type Draft } from './drafts.js';
 import { copyHasRoom } from './quotas.js';
 import { draftOf, place } from './placement.js';
 import { oweFinal } from './network/owed.js';
@@ -51,23 +51,35 @@ export function resolveDestination(core: Core, text: string): QueueRecord | unde
 }
 
 /**
+ * Where an acknowledgment can be delivered: an application queue of this computer that is not transactional
+ * (an acknowledgment is a nontransactional message, so a transactional administration queue never gets it,
+ * R-M1), or the outgoing queue of another computer's administration queue.
+ */
+function acceptsAcknowledgments(queue: QueueRecord): boolean {
+  if (queue.kind === 'outgoing') return true;
+  return (queue.kind === 'private' || queue.kind === 'public') && !queue.transactional;
+}
+
+/**
  * Sends the acknowledgment of class `classCode` about `original` to its administration queue, if its
- * acknowledgment level asks for it (R-A6 contents; R-A7 same delivery). A full or missing administration
- * queue drops it silently: acknowledgments never fail the operation that caused them.
+ * acknowledgment level asks for it (R-A6 contents; R-A7 same delivery). A full, missing or transactional
+ * administration queue drops it silently: acknowledgments never fail the operation that caused them, and
+ * never cause acknowledgments or dead letters of their own.
  */
 export function acknowledge(core: Core, original: Original, classCode: number): void {
   if (!original.adminQueue || !wantsAcknowledgment(original.ack, classCode)) return;
   const adminQueue = resolveDestination(core, original.adminQueue);
-  if (!adminQueue) return;
+  if (!adminQueue || !acceptsAcknowledgments(adminQueue)) return;
   const body = isNackClass(classCode) ? original.body : Buffer.alloc(0);
-  if (!copyHasRoom(core, adminQueue, body.length)) return;
+  const now = core.clock.now();
   const ack: Draft = {
     priority: original.priority,
     msgId: formatMessageId({ computerGuid: core.identity.id, sequence: core.sequences.nextMessageSequence() }),
     classCode,
     label: original.label,
     body,
-    size: body.length,
+    size: 0,
+    bodySize: body.length,
     delivery: original.delivery,
     journal: original.journal,
     ack: Acknowledgment.NONE,
@@ -78,19 +90,28 @@ export function acknowledge(core: Core, original: Original, classCode: number): 
     appSpecific: original.appSpecific,
     sourceMachine: core.identity.name,
     sourceMachineId: core.identity.id,
-    sentMs: core.clock.now(),
+    sentMs: now,
+    timerBaseMs: now,
     ttrq: Limits.INFINITE,
     ttbr: null,
     transactional: false,
     conversation: null,
+    moveCount: 0,
+    abortCount: 0,
+    lastMoveMs: null,
+    deadLetterQueue: null,
   };
+  ack.size = storedSize(ack);
+  if (!copyHasRoom(core, adminQueue, ack.size)) return;
   place(core, ack, adminQueue);
 }
 
 /**
  * Dead-letters `original` with its class rewritten to the failure class (R-D4): nontransactional messages
- * with MQMSG_DEADLETTER to DEADLETTER$ (R-D1); transactional ones to XACTDEADLETTER$ when asked or when
- * XactDeadLetterAlways is 1 (R-D2, R-D3). The copy is dropped when the dead-letter queue is full (R-D6).
+ * with MQMSG_DEADLETTER to DEADLETTER$ of this computer, the one that failed (R-D1); transactional ones to
+ * the transactional dead-letter queue of their source computer when asked or when XactDeadLetterAlways is 1
+ * (R-D2, R-D3) — their per-application dead-letter queue when they name one (R-D9). The copy is dropped when
+ * the dead-letter queue is full (R-D6).
  */
 export function deadLetter(core: Core, original: Original, failureClass: number): void {
   // R-D2: a transactional message from another computer is dead-lettered by its source, told here.
@@ -102,7 +123,9 @@ export function deadLetter(core: Core, original: Original, failureClass: number)
   let queue: QueueRecord;
   if (original.transactional) {
     if (!asked && !core.xactDeadLetterAlways) return;
-    queue = core.registry.system('DEADXACT');
+    // R-D2: only the source keeps it; a computer that received it from another one keeps no copy.
+    if (original.sourceMachineId !== core.identity.id) return;
+    queue = applicationDeadLetterQueue(core, original) ?? core.registry.system('DEADXACT');
   } else {
     if (!asked) return;
     queue = core.registry.system('DEADLETTER');
@@ -112,6 +135,20 @@ export function deadLetter(core: Core, original: Original, failureClass: number)
   place(core, { ...draft, delivery: original.transactional ? Delivery.RECOVERABLE : draft.delivery }, queue, {
     classCode: failureClass,
   });
+}
+
+/** R-D9: the local transactional queue a dead-lettered transactional message names, while it still is one. */
+function applicationDeadLetterQueue(core: Core, original: Original): QueueRecord | undefined {
+  if (!original.deadLetterQueue || (original.journal & 1) === 0) return undefined;
+  let ref;
+  try {
+    ref = parseQueueName(original.deadLetterQueue);
+  } catch {
+    return undefined;
+  }
+  const queue = core.registry.isLocal(ref.computer) ? core.registry.findLocal(ref) : undefined;
+  if (!queue || (queue.kind !== 'private' && queue.kind !== 'public') || !queue.transactional) return undefined;
+  return queue;
 }
 
 /** A failed delivery: the negative acknowledgment (R-A5 / R-A4) and the dead letter its flags ask for. */

@@ -12,8 +12,11 @@ import { machineHasRoom, queueHasRoom } from './quotas.js';
 import { place } from './placement.js';
 import { enteredOutgoing } from './network/transit.js';
 
-/** Who hands the message over; it decides what a full computer does (R-Q4). */
-export type Origin = 'local' | 'network' | 'move';
+/**
+ * Who hands the message over; it decides what a full computer does (R-Q4), and whether a refusal is a failed
+ * delivery (a send, an arrival) or leaves the message where it was (an administrator's move or resend).
+ */
+export type Origin = 'local' | 'network' | 'move' | 'resend';
 
 export type ArrivalOutcome =
   { placed: true; message: StoredMessage } | { placed: false; failureClass: number | null; reason: string };
@@ -70,7 +73,7 @@ export function arrive(core: Core, draft: Draft, queue: QueueRecord, origin: Ori
 }
 
 function refuse(core: Core, draft: Draft, origin: Origin, failureClass: number, reason: string): ArrivalOutcome {
-  // A move that fails leaves the message where it was: no NACK, no dead letter, nothing lost.
-  if (origin !== 'move') failDelivery(core, draft, failureClass);
+  // A move or resend that fails leaves the message where it was: no NACK, no dead letter, nothing lost.
+  if (origin !== 'move' && origin !== 'resend') failDelivery(core, draft, failureClass);
   return { placed: false, failureClass, reason };
 }

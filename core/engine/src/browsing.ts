@@ -15,7 +15,13 @@ function timeMs(text: string | undefined, what: string): number | undefined {
   return ms;
 }
 
-export function browseQueue(store: Store, registry: QueueRegistry, queue: QueueRecord, input: BrowseInput): BrowsePage {
+export function browseQueue(
+  store: Store,
+  registry: QueueRegistry,
+  queue: QueueRecord,
+  input: BrowseInput,
+  nowMs: number,
+): BrowsePage {
   const usage = registry.usageOf(queue.id);
   const limit = Math.min(Math.max(input.limit ?? DEFAULT_PAGE, 1), MAX_PAGE);
   const filter = input.filter ?? {};
@@ -39,5 +45,5 @@ export function browseQueue(store: Store, registry: QueueRegistry, queue: QueueR
     hasRetained: usage.retained > 0,
     includeBody: input.includeBody === true,
   });
-  return { total: page.total, messages: page.messages.map((m) => toMessageInfo(m, input.includeBody === true)) };
+  return { total: page.total, messages: page.messages.map((m) => toMessageInfo(m, nowMs, input.includeBody === true)) };
 }

@@ -11,12 +11,12 @@ import type { Deliver, ReplyLimit } from './types.js';
  * Builds the replies of `messages` in order while they fit in `room` bytes (a message that does not fit is
  * not even built): how many fit, their replies, the bytes they take, and the largest of them.
  */
-export function countFitting(messages: readonly StoredMessage[], limit: ReplyLimit, room: number) {
+export function countFitting(messages: readonly StoredMessage[], limit: ReplyLimit, room: number, nowMs: number) {
   const replies: MessageInfo[] = [];
   let bytes = 0;
   let largest = 0;
   for (const m of messages) {
-    const reply = toMessageInfo(m);
+    const reply = toMessageInfo(m, nowMs);
     const size = limit.measure(reply);
     if (bytes + size > room) break;
     replies.push(reply);

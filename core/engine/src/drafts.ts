@@ -6,6 +6,7 @@ import {
   Delivery,
   formatMessageId,
   Limits,
+  MESSAGE_HEADER_BYTES,
   MessageClass,
   parseCorrelationId,
   parseQueueName,
@@ -57,17 +58,26 @@ function checkQueueName(text: string | undefined): string | null {
   return text.trim();
 }
 
-/** Bytes the message occupies against MaxMessageSize: the body and its properties together. */
-function messageSize(body: Buffer, props: SendProperties, destination: string): number {
-  const strings = [
-    props.label,
-    props.adminQueue,
-    props.responseQueue,
-    props.conversation,
-    props.correlationId,
-    destination,
-  ];
-  return body.length + strings.reduce((sum, s) => sum + (s ? Buffer.byteLength(s, 'utf8') : 0), 0);
+/** The parts of a message that decide the room it takes. */
+type Sized = Pick<
+  Draft,
+  'body' | 'label' | 'destQueue' | 'adminQueue' | 'responseQueue' | 'conversation' | 'deadLetterQueue'
+>;
+
+/**
+ * Bytes a message takes in its queue, against quotas and MaxMessageSize alike: the fixed header
+ * (MESSAGE_HEADER_BYTES), the body, and its strings in UTF-16 as MSMQ keeps them. The correlation ID is part
+ * of the fixed header.
+ */
+export function storedSize(m: Sized): number {
+  const chars =
+    m.label.length +
+    m.destQueue.length +
+    (m.adminQueue?.length ?? 0) +
+    (m.responseQueue?.length ?? 0) +
+    (m.conversation?.length ?? 0) +
+    (m.deadLetterQueue?.length ?? 0);
+  return MESSAGE_HEADER_BYTES + m.body.length + 2 * chars;
 }
 
 /**
@@ -102,8 +112,18 @@ export function makeDraft(
       : formatMessageId(parseCorrelationId(props.correlationId));
   const adminQueue = checkQueueName(props.adminQueue);
   const responseQueue = checkQueueName(props.responseQueue);
+  const deadLetterQueue = checkQueueName(props.deadLetterQueue);
   const body = decodeBody(props);
-  const size = messageSize(body, props, destination);
+  const conversation = props.conversation ?? null;
+  const size = storedSize({
+    body,
+    label,
+    destQueue: destination,
+    adminQueue,
+    responseQueue,
+    conversation,
+    deadLetterQueue,
+  });
   if (size > ctx.maxMessageSize) {
     throw new QkError(
       'INSUFFICIENT_RESOURCES',
@@ -121,7 +141,8 @@ export function makeDraft(
     classCode: MessageClass.NORMAL,
     label,
     body,
-    size: body.length,
+    size,
+    bodySize: body.length,
     delivery: transactional || props.delivery === 'recoverable' ? Delivery.RECOVERABLE : Delivery.EXPRESS,
     journal: props.journal ?? 0,
     ack: props.acknowledge ?? 0,
@@ -133,20 +154,44 @@ export function makeDraft(
     sourceMachine: ctx.computerName,
     sourceMachineId: ctx.computerId,
     sentMs: ctx.nowMs,
+    timerBaseMs: ctx.nowMs,
     ttrq,
     ttbr,
     transactional,
-    conversation: props.conversation ?? null,
+    conversation,
+    moveCount: 0,
+    abortCount: 0,
+    lastMoveMs: null,
+    deadLetterQueue,
   };
 }
 
-/** When a message's timers run out (R-X1–R-X3): ms since the epoch, Infinity for "never". */
-export function timerDeadlines(m: Pick<Draft, 'sentMs' | 'ttrq' | 'ttbr'>): {
+/**
+ * When a message's timers run out (R-X1–R-X3): ms since the epoch, Infinity for "never". They count from the
+ * timer base: the send on this computer, or the arrival of a message handed over with what remained (R-X2).
+ */
+export function timerDeadlines(m: Pick<Draft, 'timerBaseMs' | 'ttrq' | 'ttbr'>): {
   reachQueueBy: number;
   receiveBy: number;
 } {
   return {
-    reachQueueBy: m.ttrq >= Limits.LONG_LIVED ? Infinity : m.sentMs + m.ttrq * 1000,
-    receiveBy: m.ttbr === null ? Infinity : m.sentMs + m.ttbr * 1000,
+    reachQueueBy: m.ttrq >= Limits.LONG_LIVED ? Infinity : m.timerBaseMs + m.ttrq * 1000,
+    receiveBy: m.ttbr === null ? Infinity : m.timerBaseMs + m.ttbr * 1000,
+  };
+}
+
+/**
+ * What remains of a message's timers now, in whole seconds, as a hop hands it on (R-X2) and a receive reports
+ * it (§1.1). Rounded up, so a message that has not expired never shows 0; null TTBR stays unlimited.
+ */
+export function remainingTimers(
+  m: Pick<Draft, 'timerBaseMs' | 'ttrq' | 'ttbr'>,
+  nowMs: number,
+): { ttrq: number; ttbr: number | null } {
+  const { reachQueueBy, receiveBy } = timerDeadlines(m);
+  const left = (deadline: number): number => Math.max(0, Math.ceil((deadline - nowMs) / 1000));
+  return {
+    ttrq: reachQueueBy === Infinity ? m.ttrq : left(reachQueueBy),
+    ttbr: receiveBy === Infinity ? null : left(receiveBy),
   };
 }

@@ -1,45 +1,55 @@
 /**
  * Duplicate removal for nontransactional messages (seed 003, R-U1–R-U3): an in-memory list of
- * (source computer, message ID) that empties on every restart. Oldest entries go first when it is full,
- * and the periodic cleanup drops entries older than RemoveDuplicateCleanup.
+ * (source computer, message ID) that empties on every restart. An ID is remembered once its message is
+ * stored, never before (a refused arrival may be retried). Oldest entries go first when it is full, and the
+ * cleanup runs every RemoveDuplicateCleanup and drops what is older than that, so an entry lives between one
+ * and two cleanup intervals (KB255546).
  */
 export class DuplicateCache {
   /** Insertion order is age order, so the first key is the oldest. */
   private readonly entries = new Map<string, number>();
   private removed = 0;
+  private lastCleanupMs: number;
 
   constructor(
     /** RemoveDuplicateSize; 0 disables duplicate removal. */
     readonly capacity: number,
-    /** RemoveDuplicateCleanup in ms. */
-    readonly maxAgeMs: number,
-  ) {}
+    /** RemoveDuplicateCleanup in ms: how often the cleanup runs, and the age it removes. */
+    readonly intervalMs: number,
+    startMs: number,
+  ) {
+    this.lastCleanupMs = startMs;
+  }
 
-  /** True (and counted) when the message was seen already; otherwise remembers it. */
-  checkAndRemember(sourceMachineId: string, messageId: string, nowMs: number): boolean {
-    if (this.capacity === 0) return false;
-    const key = `${sourceMachineId.toLowerCase()}|${messageId.toLowerCase()}`;
-    if (this.entries.has(key)) {
-      this.removed += 1;
-      return true;
-    }
+  private static key(sourceMachineId: string, messageId: string): string {
+    return `${sourceMachineId.toLowerCase()}|${messageId.toLowerCase()}`;
+  }
+
+  /** True (and counted as a duplicate removed) when the message was stored already. */
+  isDuplicate(sourceMachineId: string, messageId: string): boolean {
+    if (this.capacity === 0 || !this.entries.has(DuplicateCache.key(sourceMachineId, messageId))) return false;
+    this.removed += 1;
+    return true;
+  }
+
+  /** Remembers a message that was stored. */
+  remember(sourceMachineId: string, messageId: string, nowMs: number): void {
+    if (this.capacity === 0) return;
+    const key = DuplicateCache.key(sourceMachineId, messageId);
+    this.entries.delete(key);
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(key, nowMs);
-    return false;
   }
 
-  /** Forgets a message that was not stored after all, so its retry is not taken for a duplicate. */
-  forget(sourceMachineId: string, messageId: string): void {
-    this.entries.delete(`${sourceMachineId.toLowerCase()}|${messageId.toLowerCase()}`);
-  }
-
-  /** Drops entries older than the cleanup age. */
+  /** Runs the cleanup when an interval has passed since the last one: entries older than the interval go. */
   cleanup(nowMs: number): void {
+    if (nowMs - this.lastCleanupMs < this.intervalMs) return;
+    this.lastCleanupMs = nowMs;
     for (const [key, at] of this.entries) {
-      if (nowMs - at < this.maxAgeMs) break;
+      if (nowMs - at < this.intervalMs) break;
       this.entries.delete(key);
     }
   }

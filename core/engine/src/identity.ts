@@ -23,6 +23,11 @@ class ReservedCounter {
     this.reservedUpTo = this.next - 1;
   }
 
+  /** The last value handed out (or reserved below the start). */
+  last(): number {
+    return this.next - 1;
+  }
+
   take(): number {
     if (this.next > this.reservedUpTo) this.reserve(BLOCK);
     return this.next++;
@@ -85,6 +90,11 @@ export class Sequences {
   /** Sequence numbers are DWORDs; after 2^32 they wrap to 1 as MSMQ's do. */
   nextMessageSequence(): number {
     return ((this.messages.take() - 1) % 0xffffffff) + 1;
+  }
+
+  /** The highest lookup ID given so far: every message that enters a queue later gets a higher one. */
+  lastLookupId(): number {
+    return this.lookups.last();
   }
 
   /** Strictly increasing across the computer, so increasing within every queue. */

@@ -1,6 +1,7 @@
 /** Converts stored messages to the JSON shape of CLI.md. */
 import { messageClassName, Limits, type MessageInfo } from '@qk/model';
 import type { MessageRecord } from '@qk/store';
+import { remainingTimers } from './drafts.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -16,8 +17,21 @@ export function bodyText(body: Buffer): string | null {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** The JSON view of a message; `withBody: false` leaves the body out of list pages (bodySize still tells its size). */
-export function toMessageInfo(m: MessageRecord, withBody = true): MessageInfo {
+/**
+ * The time-to-be-received a reader sees: what remains where the timer runs (a ready message waiting in a
+ * destination or outgoing queue, reference §1.1), else what the message carries (a journal or dead-letter
+ * copy, a retained message).
+ */
+function timeToBeReceived(m: MessageRecord, nowMs: number): number | null {
+  if (m.ttbr === null || m.ttbr >= Limits.INFINITE) return null;
+  return m.expiresMs === null ? m.ttbr : remainingTimers(m, nowMs).ttbr;
+}
+
+/**
+ * The JSON view of a message at `nowMs`; `withBody: false` leaves the body out of list pages (bodySize still
+ * tells its size).
+ */
+export function toMessageInfo(m: MessageRecord, nowMs: number, withBody = true): MessageInfo {
   return {
     id: m.msgId,
     lookupId: m.lookupId,
@@ -26,7 +40,7 @@ export function toMessageInfo(m: MessageRecord, withBody = true): MessageInfo {
     label: m.label,
     body: withBody ? bodyText(m.body) : null,
     bodyBase64: withBody ? m.body.toString('base64') : '',
-    bodySize: m.size,
+    bodySize: m.bodySize,
     priority: m.priority,
     delivery: m.delivery === 1 ? 'recoverable' : 'express',
     journal: m.journal,
@@ -41,9 +55,13 @@ export function toMessageInfo(m: MessageRecord, withBody = true): MessageInfo {
     sentTime: iso(m.sentMs),
     arrivedTime: iso(m.arrivedMs),
     timeToReachQueue: m.ttrq,
-    timeToBeReceived: m.ttbr === null || m.ttbr >= Limits.INFINITE ? null : m.ttbr,
+    timeToBeReceived: timeToBeReceived(m, nowMs),
     transactional: m.transactional,
     conversation: m.conversation,
     status: m.status,
+    moveCount: m.moveCount,
+    abortCount: m.abortCount,
+    lastMoveTime: m.lastMoveMs === null ? null : iso(m.lastMoveMs),
+    deadLetterQueue: m.deadLetterQueue,
   };
 }

@@ -29,6 +29,7 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
     label: draft.label,
     body: draft.body,
     size: draft.size,
+    bodySize: draft.bodySize,
     delivery: draft.delivery,
     journal: draft.journal,
     ack: draft.ack,
@@ -41,11 +42,16 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
     sourceMachineId: draft.sourceMachineId,
     sentMs: draft.sentMs,
     arrivedMs: options.arrivedMs ?? core.clock.now(),
+    timerBaseMs: draft.timerBaseMs,
     ttrq: draft.ttrq,
     ttbr: draft.ttbr,
     expiresMs: options.expiresMs ?? null,
     transactional: draft.transactional,
     conversation: draft.conversation,
+    moveCount: draft.moveCount,
+    abortCount: draft.abortCount,
+    lastMoveMs: draft.lastMoveMs,
+    deadLetterQueue: draft.deadLetterQueue,
   };
   core.store.messages.insert(table, stored);
   const retained = status === MessageStatus.READY ? 0 : 1;
@@ -110,6 +116,7 @@ export function draftOf(m: MessageRecord): Draft {
     label: m.label,
     body: m.body,
     size: m.size,
+    bodySize: m.bodySize,
     delivery: m.delivery,
     journal: m.journal,
     ack: m.ack,
@@ -121,9 +128,14 @@ export function draftOf(m: MessageRecord): Draft {
     sourceMachine: m.sourceMachine,
     sourceMachineId: m.sourceMachineId,
     sentMs: m.sentMs,
+    timerBaseMs: m.timerBaseMs,
     ttrq: m.ttrq,
     ttbr: m.ttbr,
     transactional: m.transactional,
     conversation: m.conversation,
+    moveCount: m.moveCount,
+    abortCount: m.abortCount,
+    lastMoveMs: m.lastMoveMs,
+    deadLetterQueue: m.deadLetterQueue,
   };
 }

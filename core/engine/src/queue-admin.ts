@@ -65,6 +65,11 @@ export function planQueue(core: Core, input: QueueCreateInput): { kind: 'private
     throw new QkError('QUEUE_EXISTS', `'${input.path}' is a system queue; every computer has it already.`);
   if (ref.journal)
     throw new QkError('ILLEGAL_QUEUE_PATHNAME', `'${input.path}' is a journal; journals are created with their queue.`);
+  if (ref.subqueue !== undefined)
+    throw new QkError(
+      'ILLEGAL_QUEUE_PATHNAME',
+      `'${input.path}' is a subqueue; subqueues are not created, they open when a message first moves there (R-S1).`,
+    );
   if (target.kind !== 'private' && target.kind !== 'public')
     throw new QkError('ILLEGAL_QUEUE_PATHNAME', `'${input.path}' is not a queue path name.`);
   checkLabel(input.label);

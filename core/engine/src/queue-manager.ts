@@ -4,13 +4,12 @@
  */
 import {
   Delivery,
-  isAcknowledgmentClass,
-  MessageClass,
   messageClassName,
   MessageStatus,
-  normalizeMessageId,
   parseQueueName,
   QkError,
+  type ExportedMessage,
+  type LookupAction,
   silentLogger,
   type Logger,
   type MessageInfo,
@@ -23,31 +22,35 @@ import { EXPIRY_BATCH, Store, storeOpenError, type QueueRecord, type StoredMessa
 import type { Core } from './core.js';
 import { Effects } from './effects.js';
 import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
-import { QueueRegistry, type RemoteTarget } from './queue-registry.js';
+import { QueueRegistry } from './queue-registry.js';
 import { Settings } from './settings.js';
 import { DuplicateCache } from './duplicate-cache.js';
-import { UnitRunner, type UnitOptions } from './unit-runner.js';
-
-/** Deletions may use the store's space reserve on a full disk (unit-runner.ts). */
-const FREES_SPACE: UnitOptions = { freesSpace: true };
+import { UnitRunner } from './unit-runner.js';
 import { Waiters } from './waiters.js';
 import { Claims } from './claims.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
 import { countFitting, handOver } from './delivery.js';
-import { makeDraft, timerDeadlines, type Draft } from './drafts.js';
-import { arrive } from './arrival.js';
-import { place, draftOf } from './placement.js';
-import { copyHasRoom } from './quotas.js';
-import { removeChunk, removeMessage } from './removal.js';
+import { makeDraft, type Draft } from './drafts.js';
+import { removeMessage } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
-import { failDelivery } from './acknowledgments.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
-import { arrivingDraft } from './network-arrival.js';
+import { ArrivalsInFlight, receiveFromNetwork } from './network-arrival.js';
 import { NetworkConfig } from './network/config.js';
 import { EngineNetworkPort } from './network/port.js';
 import { remoteReadDenied } from './remote-read.js';
 import { TrafficMeter, type TrafficSeries } from './traffic.js';
+import type { EngineContext, SendTarget } from './engine-context.js';
+import { currentTarget, messageIn, resolveExisting, resolveSendTarget } from './resolve.js';
+import { createSubqueue } from './subqueues.js';
+import * as admin from './message-admin.js';
+import { recordAborts, rejectMessage } from './poison.js';
+import { resendDeadLetters, type ResendFailure } from './resend.js';
+import { exportPage, importMessages, sendPropertiesOf } from './transfer.js';
+import { findByLookupId } from './lookup.js';
+import { Maintenance } from './maintenance.js';
+import { deleteQueue, purgeQueue } from './queue-removal.js';
+import { deliverSend, prepareSend } from './sending.js';
 import {
   systemClock,
   type ArrivingMessage,
@@ -58,6 +61,7 @@ import {
   type Deliver,
   type EngineEvent,
   type EngineListener,
+  type ImportMode,
   type MessageLocation,
   type PeekInput,
   type QueueCreateInput,
@@ -77,8 +81,6 @@ export function openQueueManager(options: QueueManagerOptions): QueueManagerApi 
   return QueueManager.open(options);
 }
 
-type SendTarget = QueueRecord | RemoteTarget;
-
 /** Per-message events allowed per timer tick; beyond that only the coalesced queueChanged tells. */
 const MESSAGE_EVENTS_PER_TICK = 256;
 
@@ -90,8 +92,11 @@ class QueueManager implements QueueManagerApi {
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
+  private readonly arrivalsInFlight = new ArrivalsInFlight();
   private readonly trafficMeter = new TrafficMeter();
   private readonly core: Core;
+  private readonly ctx: EngineContext;
+  private readonly maintenance: Maintenance;
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   /** Inbound and outbound delivery between computers (docs/network.md). */
@@ -118,10 +123,14 @@ class QueueManager implements QueueManagerApi {
     const effects = new Effects();
     this.waiters = new Waiters(clock);
     this.runner = new UnitRunner(store, effects, sequences);
-    // Restart-required settings are read once, here (reference §5 decisions).
-    this.duplicates = new DuplicateCache(settings.get('RemoveDuplicateSize'), settings.get('RemoveDuplicateCleanup'));
-    this.maxMessageSize = settings.get('MaxMessageSize');
     this.startedMs = clock.now();
+    // Restart-required settings are read once, here (reference §5 decisions).
+    this.duplicates = new DuplicateCache(
+      settings.get('RemoveDuplicateSize'),
+      settings.get('RemoveDuplicateCleanup'),
+      this.startedMs,
+    );
+    this.maxMessageSize = settings.get('MaxMessageSize');
     this.core = {
       store,
       registry,
@@ -147,11 +156,40 @@ class QueueManager implements QueueManagerApi {
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
       sendGroup: { current: null },
     };
+    this.ctx = {
+      core: this.core,
+      runner: this.runner,
+      claims: this.claims,
+      waiters: this.waiters,
+      log: () => this.log,
+      execute: (durable, work) => this.execute(durable, work),
+      resolveExisting: (path) => this.resolveExisting(path),
+      resolveSendTarget: (path) => resolveSendTarget(this.core, path),
+      currentTarget: (target) => currentTarget(this.core, target),
+      holding: (messages, work) => this.holding(messages, work),
+      messageIn: (queue, lookupId) => messageIn(this.core, queue, lookupId),
+      draftContext: () => this.draftContext(),
+      forget: (queue) => {
+        this.registry.remove(queue);
+        this.trafficMeter.forget(queue.id);
+      },
+    };
+    this.maintenance = new Maintenance(
+      this.ctx,
+      this.duplicates,
+      this.trafficMeter,
+      {
+        outgoingIdleMs: settings.get('CleanupInterval'),
+        storeCleanupMs: settings.get('MessageCleanupInterval'),
+      },
+      this.startedMs,
+    );
     this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
     this.networkPort = new EngineNetworkPort({
       core: this.core,
       claims: this.claims,
       duplicates: this.duplicates,
+      arrivals: this.arrivalsInFlight,
       config: this.networkConfig,
       execute: (durable, work) => this.execute(durable, work),
       runNow: (work) => this.runner.runNow(work),
@@ -226,9 +264,11 @@ class QueueManager implements QueueManagerApi {
 
   private flushTouched(): void {
     this.messageEventsThisTick = 0;
+    const now = this.clock.now();
     for (const id of this.touchedQueues) {
       const queue = this.registry.get(id);
       if (!queue) continue;
+      this.maintenance.touched(queue, now);
       const owner = queue.kind === 'journal' && queue.parentId !== null ? this.registry.get(queue.parentId) : queue;
       if (!owner) continue;
       const info = this.registry.info(owner);
@@ -290,7 +330,7 @@ class QueueManager implements QueueManagerApi {
     return this.settings.list();
   }
 
-  setSetting(name: string, value: number): SettingInfo {
+  setSetting(name: string, value: number | null): SettingInfo {
     const info = this.settings.set(name, value);
     this.emit({ type: 'settingChanged', name: info.name, value: info.value, pending: info.pending });
     return info;
@@ -298,12 +338,16 @@ class QueueManager implements QueueManagerApi {
 
   // ── queues ────────────────────────────────────────────────────────────────────────────────────────────
 
+  /** Every queue but journals; each queue's subqueues follow it (R-S*), sorted by name. */
   listQueues(): QueueInfo[] {
-    const order = { system: 0, private: 1, public: 2, outgoing: 3, journal: 4 } as const;
+    const order = { system: 0, private: 1, public: 2, outgoing: 3, journal: 4, subqueue: 5 } as const;
+    const byName = (a: QueueRecord, b: QueueRecord): number =>
+      order[a.kind] - order[b.kind] || a.nameKey.localeCompare(b.nameKey);
     return this.registry
       .all()
-      .filter((q) => q.kind !== 'journal')
-      .sort((a, b) => order[a.kind] - order[b.kind] || a.nameKey.localeCompare(b.nameKey))
+      .filter((q) => q.kind !== 'journal' && q.kind !== 'subqueue')
+      .sort(byName)
+      .flatMap((q) => [q, ...this.registry.subqueuesOf(q.id).sort(byName)])
       .map((q) => this.registry.info(q));
   }
 
@@ -331,47 +375,12 @@ class QueueManager implements QueueManagerApi {
     return this.registry.info(changed);
   }
 
-  async deleteQueue(path: string): Promise<void> {
-    const queue = this.resolveExisting(path);
-    if (queue.kind !== 'private' && queue.kind !== 'public') {
-      throw new QkError(
-        'ACCESS_DENIED',
-        `'${this.registry.pathOf(queue)}' cannot be deleted: only application queues can.`,
-      );
-    }
-    const shownPath = this.registry.pathOf(queue);
-    const journal = this.registry.journalOf(queue.id);
-    this.waiters.fail(queue.id, new QkError('QUEUE_DELETED', `The queue '${shownPath}' was deleted.`));
-    // R-Q1: every message leaves with reason "queue deleted", those held by a receive included.
-    for (const q of [queue, journal]) {
-      if (!q) continue;
-      this.claims.markRemoval(q.id, 'queueDeleted');
-      while ((await this.runner.runDurable(() => removeChunk(this.core, q, [], 'queueDeleted'), FREES_SPACE)) > 0);
-    }
-    await this.runner.runDurable(() => {
-      if (journal) this.store.queues.remove(journal.id);
-      this.store.queues.remove(queue.id);
-    }, FREES_SPACE);
-    if (journal) this.registry.remove(journal);
-    this.registry.remove(queue);
-    this.trafficMeter.forget(queue.id);
-    if (journal) this.trafficMeter.forget(journal.id);
-    this.emit({ type: 'queueDeleted', path: shownPath });
+  deleteQueue(path: string): Promise<void> {
+    return deleteQueue(this.ctx, path);
   }
 
-  async purgeQueue(path: string): Promise<number> {
-    const queue = this.resolveExisting(path);
-    // R-P2: messages held by an open receive are removed when that receive ends, not now.
-    this.claims.markRemoval(queue.id, 'purged');
-    const skip = this.claims.idsIn(queue.id);
-    let purged = 0;
-    for (;;) {
-      const n = await this.runner.runDurable(() => removeChunk(this.core, queue, skip, 'purged'), FREES_SPACE);
-      if (n === 0) break;
-      purged += n;
-    }
-    this.emit({ type: 'queuePurged', path: this.registry.pathOf(queue), purged });
-    return purged;
+  purgeQueue(path: string): Promise<number> {
+    return purgeQueue(this.ctx, path);
   }
 
   // ── sending ───────────────────────────────────────────────────────────────────────────────────────────
@@ -395,7 +404,7 @@ class QueueManager implements QueueManagerApi {
     const prepared = items.map((item) => {
       let target = targets.get(item.path);
       if (!target) {
-        target = this.resolveSendTarget(item.path);
+        target = resolveSendTarget(this.core, item.path);
         targets.set(item.path, target);
       }
       return this.prepareSend(item.path, item.message, tx !== undefined || item.transactional === true, target);
@@ -410,17 +419,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   private prepareSend(path: string, props: SendProperties, transactional: boolean, resolved?: SendTarget): PendingSend {
-    const target = resolved ?? this.resolveSendTarget(path);
-    let from: QueueRecord | undefined;
-    if (props.from !== undefined && props.from !== '') {
-      from = this.resolveExisting(props.from);
-      if (from.kind !== 'private' && from.kind !== 'public')
-        throw new QkError('INVALID_PARAMETER', `--from must name an application queue of this computer.`);
-    }
-    const destination =
-      'kind' in target && target.kind === 'remote' ? target.formatName : this.registry.pathOf(target as QueueRecord);
-    const draft = makeDraft(props, destination, transactional, this.draftContext());
-    return { draft, target, from };
+    return prepareSend(this.ctx, path, props, transactional, resolved);
   }
 
   private draftContext(): Parameters<typeof makeDraft>[3] {
@@ -434,23 +433,8 @@ class QueueManager implements QueueManagerApi {
     };
   }
 
-  /** Delivers one prepared send. Runs inside a unit of work. */
-  private deliverSend({ draft, target, from }: PendingSend): void {
-    const queue = this.currentTarget(target);
-    arrive(this.core, draft, queue, 'local');
-    // Seed 002: a queue with retention keeps a status-3 copy of what is sent from it.
-    const fromQueue = from ? this.registry.get(from.id) : undefined;
-    if (fromQueue?.retention && copyHasRoom(this.core, fromQueue, draft.size)) {
-      place(this.core, draft, fromQueue, { status: MessageStatus.RETAINED_SENT });
-    }
-  }
-
-  private currentTarget(target: SendTarget): QueueRecord {
-    if ('kind' in target && target.kind === 'remote') return this.outgoingQueue(target.formatName, target.key);
-    const queue = this.registry.get((target as QueueRecord).id);
-    if (!queue)
-      throw new QkError('QUEUE_NOT_FOUND', `The queue '${this.registry.pathOf(target as QueueRecord)}' was deleted.`);
-    return queue;
+  private deliverSend(pending: PendingSend): void {
+    deliverSend(this.ctx, pending);
   }
 
   private outgoingQueue(formatName: string, key: string): QueueRecord {
@@ -468,6 +452,20 @@ class QueueManager implements QueueManagerApi {
     return durable ? this.runner.runDurable(work) : this.runner.runNow(work);
   }
 
+  /** See EngineContext.holding. */
+  private async holding<T>(messages: StoredMessage[], work: () => Promise<T>): Promise<T> {
+    for (const m of messages) this.claims.take(m);
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      this.releaseClaims(messages, true);
+      throw error;
+    }
+    this.releaseClaims(messages, false);
+    return result;
+  }
+
   // ── receiving ─────────────────────────────────────────────────────────────────────────────────────────
 
   async receive(input: ReceiveInput): Promise<MessageInfo> {
@@ -482,9 +480,11 @@ class QueueManager implements QueueManagerApi {
     }
     const message =
       input.lookupId !== undefined
-        ? this.claimByLookupId(queue, input.lookupId)
-        : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
-    const info = toMessageInfo(message);
+        ? this.claimByLookupId(queue, input.lookupId, input.lookupAction)
+        : input.lookupAction !== undefined
+          ? this.claimByLookupId(queue, undefined, input.lookupAction)
+          : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
+    const info = toMessageInfo(message, this.clock.now());
     await this.deliverClaimed([message], info, input.deliver, input.signal, tx);
     return info;
   }
@@ -504,7 +504,8 @@ class QueueManager implements QueueManagerApi {
 
   private claimAll(queue: QueueRecord, first: StoredMessage, max: number) {
     const claimed = [first, ...this.claimMore(queue, max - 1)];
-    return { claimed, replies: claimed.map((m) => toMessageInfo(m)) };
+    const now = this.clock.now();
+    return { claimed, replies: claimed.map((m) => toMessageInfo(m, now)) };
   }
 
   /**
@@ -514,14 +515,15 @@ class QueueManager implements QueueManagerApi {
    */
   private claimWithin(queue: QueueRecord, first: StoredMessage, max: number, limit: ReplyLimit) {
     const claimed = [first];
-    const replies = [toMessageInfo(first)];
+    const now = this.clock.now();
+    const replies = [toMessageInfo(first, now)];
     let used = limit.measure(replies[0] as MessageInfo);
     let largest = used;
     for (;;) {
       const chunk = Math.min(max - claimed.length, Math.floor((limit.maxBytes - used) / Math.max(1, largest)));
       if (chunk <= 0) break;
       const more = this.claimMore(queue, chunk);
-      const fitting = countFitting(more, limit, limit.maxBytes - used);
+      const fitting = countFitting(more, limit, limit.maxBytes - used, now);
       for (const [i, m] of more.entries()) {
         if (i >= fitting.count) break;
         claimed.push(m);
@@ -565,11 +567,14 @@ class QueueManager implements QueueManagerApi {
 
   async peek(input: PeekInput): Promise<MessageInfo> {
     const queue = this.resolveForReading('peek', input.path);
-    if (input.lookupId !== undefined) return toMessageInfo(this.messageIn(queue, input.lookupId));
+    if (input.lookupId !== undefined || input.lookupAction !== undefined) {
+      const found = findByLookupId(this.ctx, queue, input.lookupId, input.lookupAction ?? 'current');
+      return toMessageInfo(found, this.clock.now());
+    }
     const deadline = this.clock.now() + (input.timeoutMs ?? 0);
     for (;;) {
       const found = this.firstUnclaimed(queue, 1)[0];
-      if (found) return toMessageInfo(found);
+      if (found) return toMessageInfo(found, this.clock.now());
       await this.waitFor(queue, deadline, input.signal);
     }
   }
@@ -613,8 +618,13 @@ class QueueManager implements QueueManagerApi {
       throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
   }
 
-  private claimByLookupId(queue: QueueRecord, lookupId: number): StoredMessage {
-    const message = this.messageIn(queue, lookupId);
+  private claimByLookupId(
+    queue: QueueRecord,
+    lookupId: number | undefined,
+    action: LookupAction = 'current',
+  ): StoredMessage {
+    const message = findByLookupId(this.ctx, queue, lookupId, action);
+    lookupId = message.lookupId;
     if (message.status !== MessageStatus.READY)
       throw new QkError(
         'MESSAGE_NOT_FOUND',
@@ -627,14 +637,7 @@ class QueueManager implements QueueManagerApi {
   }
 
   private messageIn(queue: QueueRecord, lookupId: number): StoredMessage {
-    const message = this.store.messages.get(lookupId);
-    if (!message || message.queueId !== queue.id) {
-      throw new QkError(
-        'MESSAGE_NOT_FOUND',
-        `There is no message with lookup ID ${lookupId} in '${this.registry.pathOf(queue)}'.`,
-      );
-    }
-    return message;
+    return messageIn(this.core, queue, lookupId);
   }
 
   /** Completes receives: journal copies, receive acknowledgments, retention; then releases the claims. */
@@ -715,7 +718,9 @@ class QueueManager implements QueueManagerApi {
 
   abortTransaction(transaction: string): void {
     const tx = this.transactions.end(transaction);
-    // R-D5: a failed receiving transaction puts its messages back; nothing is dead-lettered.
+    // R-D5: a failed receiving transaction puts its messages back; nothing is dead-lettered. R-S7: each
+    // counts one more abort.
+    recordAborts(this.ctx, tx.receives);
     this.releaseClaims(tx.receives, true);
   }
 
@@ -723,165 +728,87 @@ class QueueManager implements QueueManagerApi {
 
   browse(input: BrowseInput): BrowsePage {
     const queue = this.resolveExisting(input.path);
-    return browseQueue(this.store, this.registry, queue, input);
+    return browseQueue(this.store, this.registry, queue, input, this.clock.now());
   }
 
   getMessage(path: string, lookupId: number): MessageInfo {
-    return toMessageInfo(this.messageIn(this.resolveExisting(path), lookupId));
+    return toMessageInfo(this.messageIn(this.resolveExisting(path), lookupId), this.clock.now());
   }
 
   deleteMessage(path: string, lookupId: number): void {
-    this.deleteMessages(path, [lookupId], true);
+    admin.deleteMessages(this.ctx, path, [lookupId], true);
   }
 
-  deleteMessages(path: string, lookupIds: number[], strict = false): number {
-    const queue = this.resolveExisting(path);
-    const messages: StoredMessage[] = [];
-    for (const id of lookupIds) {
-      if (this.claims.has(id)) {
-        if (strict)
-          throw new QkError(
-            'MESSAGE_LOCKED_UNDER_TRANSACTION',
-            `Message ${id} is held by a receive that has not ended.`,
-          );
-        continue;
-      }
-      const found = this.store.messages.get(id);
-      if (found && found.queueId === queue.id) messages.push(found);
-      else if (strict) this.messageIn(queue, id);
-    }
-    this.runner.runNow(() => messages.forEach((m) => removeMessage(this.core, m, 'deleted')), FREES_SPACE);
-    return messages.length;
+  deleteMessages(path: string, lookupIds: number[]): number {
+    return admin.deleteMessages(this.ctx, path, lookupIds, false);
   }
 
-  async moveMessages(
+  moveMessage(path: string, lookupId: number, target: string): Promise<void> {
+    return admin.moveMessage(this.ctx, path, lookupId, target);
+  }
+
+  moveMessages(
     path: string,
     lookupIds: number[],
     target: string,
-  ): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }> {
-    const source = this.resolveExisting(path);
-    const destination = this.resolveSendTarget(target);
-    const failed: { lookupId: number; code: string; message: string }[] = [];
-    let moved = 0;
-    for (const id of lookupIds) {
-      try {
-        const message = this.messageIn(source, id);
-        if (this.claims.has(id))
-          throw new QkError('MESSAGE_LOCKED_UNDER_TRANSACTION', `Message ${id} is held by a receive.`);
-        const outcome = await this.execute(message.table === 'main', () => {
-          const queue = this.currentTarget(destination);
-          // A dead letter resent to its destination is the original message again, class and all.
-          const draft: Draft = {
-            ...draftOf(message),
-            classCode: source.kind === 'system' ? 0 : message.classCode,
-            destQueue: this.registry.pathOf(queue),
-          };
-          const result = arrive(this.core, draft, queue, 'move');
-          if (result.placed) removeMessage(this.core, message, 'moved');
-          return result;
-        });
-        if (outcome.placed) moved += 1;
-        else failed.push({ lookupId: id, code: 'NOT_DELIVERED', message: outcome.reason });
-      } catch (error) {
-        // Each message moves on its own: one that fails is reported in `failed`, the others go on.
-        const e = error instanceof QkError ? error : new QkError('INTERNAL', String(error));
-        if (e.code === 'INTERNAL')
-          this.log.error({ err: error, path, lookupId: id, target }, 'Moving a message failed');
-        failed.push({ lookupId: id, code: e.code, message: e.message });
-      }
-    }
-    return { moved, failed };
+  ): Promise<{ moved: number; failed: admin.MessageFailure[] }> {
+    return admin.moveMessages(this.ctx, path, lookupIds, target);
+  }
+
+  rejectMessage(path: string, lookupId: number): Promise<void> {
+    return rejectMessage(this.ctx, path, lookupId);
+  }
+
+  resendDeadLetters(path: string, lookupIds?: number[]): Promise<{ resent: number; failed: ResendFailure[] }> {
+    return resendDeadLetters(this.ctx, path, lookupIds);
+  }
+
+  exportMessages(
+    path: string,
+    after: string | undefined,
+    limit: number,
+  ): { messages: ExportedMessage[]; next: string | null } {
+    return exportPage(this.ctx, path, after, limit);
+  }
+
+  async importMessages(path: string, messages: ExportedMessage[], mode: ImportMode = 'asIs'): Promise<number> {
+    if (mode === 'asIs') return importMessages(this.ctx, path, messages);
+    const items = messages.map((m) => ({ path, message: sendPropertiesOf(m), transactional: m.transactional }));
+    return (await this.sendBatch(items)).length;
   }
 
   findMessage(id: string): MessageLocation[] {
-    return this.locate(this.store.messages.byMessageId(normalizeMessageId(id)));
+    return admin.findMessage(this.ctx, id);
   }
 
   acknowledgmentsFor(id: string): MessageLocation[] {
-    return this.locate(
-      this.store.messages.byCorrelation(normalizeMessageId(id)).filter((m) => isAcknowledgmentClass(m.classCode)),
-    );
-  }
-
-  private locate(messages: StoredMessage[]): MessageLocation[] {
-    return messages.flatMap((m) => {
-      const queue = this.registry.get(m.queueId);
-      return queue ? [{ path: this.registry.pathOf(queue), message: toMessageInfo(m) }] : [];
-    });
+    return admin.acknowledgmentsFor(this.ctx, id);
   }
 
   endConversation(conversation: string): number {
-    const messages = this.store.messages
-      .byConversation(conversation)
-      .filter((m) => !this.claims.has(m.lookupId))
-      .filter((m) => {
-        const kind = this.registry.get(m.queueId)?.kind;
-        return kind === 'private' || kind === 'public';
-      });
-    this.runner.runNow(() => messages.forEach((m) => removeMessage(this.core, m, 'conversationEnded')));
-    return messages.length;
+    return admin.endConversation(this.ctx, conversation);
   }
 
   // ── arrivals from other computers ─────────────────────────────────────────────────────────────────────
 
-  async arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }> {
-    const ref = parseQueueName(path);
-    if (!this.registry.isLocal(ref.computer)) return { accepted: false, reason: `'${path}' is not on this computer` };
-    const queue = this.registry.findLocal(ref);
-    if (queue && queue.kind !== 'private' && queue.kind !== 'public')
-      throw new QkError('ACCESS_DENIED', 'Messages arrive only in application queues.');
-    const draft = arrivingDraft(message, queue ? this.registry.pathOf(queue) : path, this.draftContext());
-    if (!queue) {
-      // R-A5/R-D5: an unknown destination is a failed delivery: NACK_BAD_DST_Q and a dead letter as flagged.
-      await this.execute(draft.delivery === Delivery.RECOVERABLE, () =>
-        failDelivery(this.core, draft, MessageClass.NACK_BAD_DST_Q),
-      );
-      return { accepted: false, reason: 'NACK_BAD_DST_Q' };
-    }
-    const transactional = message.transactional === true;
-    // R-U1/R-U2: duplicates of nontransactional messages are dropped by (source computer, message ID).
-    if (!transactional && this.duplicates.checkAndRemember(draft.sourceMachineId, draft.msgId, this.clock.now())) {
-      return { accepted: false, reason: 'duplicate' };
-    }
-    const { reachQueueBy } = timerDeadlines(draft);
-    const outcome = await this.execute(draft.delivery === Delivery.RECOVERABLE, () => {
-      if (this.clock.now() > reachQueueBy) {
-        failDelivery(this.core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: TTRQ ran out on the way
-        return {
-          placed: false as const,
-          failureClass: MessageClass.NACK_REACH_QUEUE_TIMEOUT,
-          reason: 'NACK_REACH_QUEUE_TIMEOUT',
-        };
-      }
-      return arrive(this.core, draft, queue, 'network');
-    });
-    if (outcome.placed) return { accepted: true, reason: null };
-    if (outcome.failureClass === null) this.duplicates.forget(draft.sourceMachineId, draft.msgId);
-    return { accepted: false, reason: outcome.reason };
+  arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }> {
+    return receiveFromNetwork(this.ctx, this.duplicates, this.arrivalsInFlight, path, message);
   }
 
   // ── names ─────────────────────────────────────────────────────────────────────────────────────────────
 
-  /** A queue of this computer, or the outgoing queue of a remote destination, by path or format name. */
+  /** A queue of this computer (a subqueue opens on first use, R-S1), or the outgoing queue of a remote one. */
   private resolveExisting(path: string): QueueRecord {
-    const ref = parseQueueName(path);
-    if (this.registry.isLocal(ref.computer)) return this.registry.resolveLocal(ref, path);
-    const remote = this.registry.remoteTarget(ref, path);
-    const outgoing = this.registry.byKey('outgoing', remote.key);
-    if (!outgoing) {
-      throw new QkError(
-        'QUEUE_NOT_FOUND',
-        `'${path}' is on another computer; only its outgoing queue here can be read, and there is none.`,
-      );
-    }
-    return outgoing;
+    return resolveExisting(this.core, path, (parent, name) =>
+      this.runner.runNow(() => createSubqueue(this.core, parent, name)),
+    );
   }
 
   /** A local queue an application may receive or peek from; another computer's is refused (remote-read.ts). */
   private resolveForReading(op: 'receive' | 'peek', path: string): QueueRecord {
     const ref = parseQueueName(path);
     if (!this.registry.isLocal(ref.computer)) throw remoteReadDenied(op, path, ref);
-    return this.registry.resolveLocal(ref, path);
+    return this.resolveExisting(path);
   }
 
   /** True when `path` names a queue on another computer, i.e. this computer's outgoing queue for it. */
@@ -892,20 +819,6 @@ class QueueManager implements QueueManagerApi {
       // An unparsable name is no queue at all; the operation itself reports why.
       return false;
     }
-  }
-
-  /** Where a send goes. System queues and journals never accept sends (§3.1). */
-  private resolveSendTarget(path: string): SendTarget {
-    const ref = parseQueueName(path);
-    if (!this.registry.isLocal(ref.computer)) return this.registry.remoteTarget(ref, path);
-    const queue = this.registry.resolveLocal(ref, path);
-    if (queue.kind !== 'private' && queue.kind !== 'public') {
-      throw new QkError(
-        'ACCESS_DENIED',
-        `Applications cannot send to '${this.registry.pathOf(queue)}': it is a system queue or a journal.`,
-      );
-    }
-    return queue;
   }
 
   // ── timers ────────────────────────────────────────────────────────────────────────────────────────────
@@ -920,9 +833,9 @@ class QueueManager implements QueueManagerApi {
     try {
       this.expireDue(false);
       this.networkPort.tick(this.clock.now());
-      this.duplicates.cleanup(this.clock.now());
-      this.trafficMeter.sweep(this.clock.now());
+      // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();
+      this.maintenance.tick(this.clock.now());
     } finally {
       this.scheduleTick();
     }

@@ -9,6 +9,7 @@ import {
   publicFormatName,
   QkError,
   queuePath,
+  subqueuePath,
   systemQueuePath,
   type QueueInfo,
   type QueueRef,
@@ -36,6 +37,7 @@ export class QueueRegistry {
   private readonly byId = new Map<number, QueueRecord>();
   private readonly byName = new Map<string, QueueRecord>();
   private readonly journals = new Map<number, QueueRecord>();
+  private readonly subqueues = new Map<number, Map<number, QueueRecord>>();
   private readonly usage = new Map<number, Usage>();
   /** Messages in every queue, kept as counts change: the traffic meter reads it on every change. */
   private messageTotal = 0;
@@ -57,6 +59,11 @@ export class QueueRegistry {
     this.byId.set(queue.id, queue);
     if (queue.kind === 'journal' && queue.parentId !== null) this.journals.set(queue.parentId, queue);
     else this.byName.set(`${queue.kind}:${queue.nameKey}`, queue);
+    if (queue.kind === 'subqueue' && queue.parentId !== null) {
+      const family = this.subqueues.get(queue.parentId) ?? new Map<number, QueueRecord>();
+      family.set(queue.id, queue);
+      this.subqueues.set(queue.parentId, family);
+    }
     if (!this.usage.has(queue.id)) this.usage.set(queue.id, emptyUsage());
   }
 
@@ -66,6 +73,44 @@ export class QueueRegistry {
     this.usage.delete(queue.id);
     if (queue.kind === 'journal' && queue.parentId !== null) this.journals.delete(queue.parentId);
     else this.byName.delete(`${queue.kind}:${queue.nameKey}`);
+    if (queue.kind === 'subqueue' && queue.parentId !== null) {
+      const family = this.subqueues.get(queue.parentId);
+      family?.delete(queue.id);
+      if (family?.size === 0) this.subqueues.delete(queue.parentId);
+    }
+  }
+
+  /** The subqueues of an application queue (R-S*). */
+  subqueuesOf(parentId: number): QueueRecord[] {
+    return [...(this.subqueues.get(parentId)?.values() ?? [])];
+  }
+
+  /** Every subqueue of the computer. */
+  allSubqueues(): QueueRecord[] {
+    return [...this.subqueues.values()].flatMap((family) => [...family.values()]);
+  }
+
+  /** The key a subqueue is found by: its queue and its case-insensitive name. */
+  subqueueKey(parentId: number, name: string): string {
+    return `${parentId};${name.toLowerCase()}`;
+  }
+
+  /** The application queue a subqueue belongs to, or the queue itself: its quota, type and journal (R-S4, R-T5). */
+  ownerOf(queue: QueueRecord): QueueRecord {
+    if (queue.kind !== 'subqueue' || queue.parentId === null) return queue;
+    return this.byId.get(queue.parentId) ?? queue;
+  }
+
+  /** Messages and bytes of a queue and all its subqueues: what counts against its quota (R-Q5). */
+  familyUsageOf(queueId: number): Usage {
+    const total = { ...this.usageOf(queueId) };
+    for (const sub of this.subqueues.get(queueId)?.values() ?? []) {
+      const u = this.usageOf(sub.id);
+      total.count += u.count;
+      total.bytes += u.bytes;
+      total.retained += u.retained;
+    }
+    return total;
   }
 
   all(): QueueRecord[] {
@@ -143,6 +188,7 @@ export class QueueRegistry {
         return this.system(t.queue);
     }
     if (!base) return undefined;
+    if (ref.subqueue !== undefined) return this.byKey('subqueue', this.subqueueKey(base.id, ref.subqueue));
     return ref.journal ? this.journalOf(base.id) : base;
   }
 
@@ -167,7 +213,8 @@ export class QueueRegistry {
           `'${text}' cannot be reached from this computer without a directory service; use DIRECT=OS:.`,
         );
     }
-    const formatName = `DIRECT=OS:${host}\\${queuePart}${ref.journal ? ';JOURNAL' : ''}`;
+    const suffix = ref.subqueue !== undefined ? `;${ref.subqueue}` : ref.journal ? ';JOURNAL' : '';
+    const formatName = `DIRECT=OS:${host}\\${queuePart}${suffix}`;
     return { kind: 'remote', formatName, key: formatName.toLowerCase() };
   }
 
@@ -185,6 +232,10 @@ export class QueueRegistry {
       }
       case 'outgoing':
         return queue.name;
+      case 'subqueue': {
+        const parent = queue.parentId === null ? undefined : this.byId.get(queue.parentId);
+        return subqueuePath(parent ? this.pathOf(parent) : '.', queue.name);
+      }
     }
   }
 
@@ -202,6 +253,12 @@ export class QueueRegistry {
       }
       case 'outgoing':
         return queue.name;
+      case 'subqueue': {
+        // A subqueue is addressed only by a direct format name (reference §3.3).
+        const parent = queue.parentId === null ? undefined : this.byId.get(queue.parentId);
+        const queuePart = parent?.kind === 'private' ? `private$\\${parent.name}` : (parent?.name ?? '');
+        return `DIRECT=OS:${this.computerName}\\${queuePart};${queue.name}`;
+      }
     }
   }
 
@@ -210,7 +267,12 @@ export class QueueRegistry {
     const usage = this.usageOf(queue.id);
     const journal = queue.kind === 'private' || queue.kind === 'public' ? this.journalOf(queue.id) : undefined;
     const journalUsage = journal ? this.usageOf(journal.id) : emptyUsage();
-    const parent = queue.kind === 'journal' && queue.parentId !== null ? this.byId.get(queue.parentId) : undefined;
+    // A journal shows its queue's label and journal quota; a subqueue its queue's properties (R-S4).
+    const parent =
+      (queue.kind === 'journal' || queue.kind === 'subqueue') && queue.parentId !== null
+        ? this.byId.get(queue.parentId)
+        : undefined;
+    const inherited = queue.kind === 'subqueue' ? parent : undefined;
     return {
       path: this.pathOf(queue),
       formatName: this.formatNameOf(queue),
@@ -218,8 +280,8 @@ export class QueueRegistry {
       transactional: parent ? parent.transactional : queue.transactional,
       journal: queue.journal,
       label: parent ? parent.label : queue.label,
-      quotaKB: parent ? parent.journalQuotaKB : queue.quotaKB,
-      journalQuotaKB: queue.journalQuotaKB,
+      quotaKB: inherited ? inherited.quotaKB : parent ? parent.journalQuotaKB : queue.quotaKB,
+      journalQuotaKB: inherited ? inherited.journalQuotaKB : queue.journalQuotaKB,
       retention: queue.retention,
       messageCount: usage.count,
       bytes: usage.bytes,
@@ -227,6 +289,7 @@ export class QueueRegistry {
       journalBytes: journalUsage.bytes,
       createdTime: new Date(queue.createdMs).toISOString(),
       modifiedTime: new Date(queue.modifiedMs).toISOString(),
+      ...(inherited ? { parent: this.pathOf(inherited) } : {}),
     };
   }
 

@@ -1,4 +1,7 @@
-/** Quota checks (seed 000; R-Q2, R-Q4, R-T4, R-J5, R-D6). Sizes count body bytes. */
+/**
+ * Quota checks (seed 000; R-Q2, R-Q4, R-T4, R-J5, R-D6, R-Q5). Sizes are what a message takes stored: the
+ * fixed header, the body and its strings (drafts.ts storedSize).
+ */
 import type { QueueRecord } from '@qk/store';
 import type { Core } from './core.js';
 
@@ -14,13 +17,18 @@ export function systemJournalHasRoom(core: Core, size: number): boolean {
   return core.registry.systemJournalBytes() + size <= core.settings.get('MachineJournalQuota') * KB;
 }
 
-/** Room in a queue under its own limit: the queue quota, or for a journal its parent's journal quota. */
+/**
+ * Room in a queue under its own limit: the queue quota, which its subqueues share (R-Q5), or for a journal its
+ * parent's journal quota.
+ */
 export function queueHasRoom(core: Core, queue: QueueRecord, size: number): boolean {
-  let limitKB = queue.quotaKB;
-  if (queue.kind === 'journal' && queue.parentId !== null)
-    limitKB = core.registry.get(queue.parentId)?.journalQuotaKB ?? null;
-  if (limitKB === null) return true;
-  return core.registry.usageOf(queue.id).bytes + size <= limitKB * KB;
+  if (queue.kind === 'journal' && queue.parentId !== null) {
+    const limitKB = core.registry.get(queue.parentId)?.journalQuotaKB ?? null;
+    return limitKB === null || core.registry.usageOf(queue.id).bytes + size <= limitKB * KB;
+  }
+  const owner = core.registry.ownerOf(queue);
+  if (owner.quotaKB === null) return true;
+  return core.registry.familyUsageOf(owner.id).bytes + size <= owner.quotaKB * KB;
 }
 
 /** Room for a copy the queue manager makes itself (journal, dead letter, acknowledgment): dropped silently when full. */

@@ -7,13 +7,17 @@ import { timerDeadlines } from './drafts.js';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import type { RemovalReason } from './types.js';
-import { acknowledge, failDelivery } from './acknowledgments.js';
+import { acknowledge, deadLetter, failDelivery } from './acknowledgments.js';
 import { copyHasRoom } from './quotas.js';
 import { draftOf, place, unplace } from './placement.js';
 import { oweFinal } from './network/owed.js';
 
-/** Destination queues are where acknowledgments about a message's fate are due; copies in system queues owe none. */
-const isApplicationQueue = (q: QueueRecord): boolean => q.kind === 'private' || q.kind === 'public';
+/**
+ * Destination queues (an application queue and its subqueues) are where acknowledgments about a message's
+ * fate are due; copies in system queues owe none.
+ */
+const isDestinationQueue = (q: QueueRecord): boolean =>
+  q.kind === 'private' || q.kind === 'public' || q.kind === 'subqueue';
 
 /** Removes one message for `reason`, with every consequence MSMQ attaches to that reason. */
 export function removeMessage(core: Core, message: StoredMessage, reason: RemovalReason): void {
@@ -21,10 +25,13 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Remova
   if (!queue) return;
   const path = core.registry.pathOf(queue);
   const ready = message.status === MessageStatus.READY;
-  if (reason === 'received' && isApplicationQueue(queue)) {
+  // A subqueue keeps its queue's retention and journal (R-S4, R-T5).
+  const owner = core.registry.ownerOf(queue);
+  const retains = reason === 'received' && isDestinationQueue(queue) && owner.retention;
+  if (reason === 'received' && isDestinationQueue(queue)) {
     // Seed 002: with retention on, a received message stays with status 0, never receivable again.
-    unplace(core, message, queue.retention ? MessageStatus.RETAINED_RECEIVED : null);
-    journalReceived(core, message, queue);
+    unplace(core, message, retains ? MessageStatus.RETAINED_RECEIVED : null);
+    journalReceived(core, message, owner);
     acknowledge(core, message, MessageClass.ACK_RECEIVE); // R-A3
     // R-D2: the source of a transactional message from another computer hears that it was received.
     if (message.transactional && message.sourceMachineId.toLowerCase() !== core.identity.id.toLowerCase())
@@ -33,7 +40,7 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Remova
     unplace(core, message);
     if (ready) owe(core, message, queue, reason);
   }
-  const emitted = reason === 'received' && queue.retention && isApplicationQueue(queue) ? 'retained' : reason;
+  const emitted = retains ? 'retained' : reason;
   core.effects.afterCommit(() =>
     core.emit({ type: 'messageRemoved', path, lookupId: message.lookupId, reason: emitted }),
   );
@@ -42,17 +49,23 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Remova
 /** Negative acknowledgments and dead letters owed by a ready message that leaves without being received. */
 function owe(core: Core, message: StoredMessage, queue: QueueRecord, reason: RemovalReason): void {
   if (queue.kind === 'outgoing') {
-    if (reason === 'purged') acknowledge(core, message, MessageClass.NACK_PURGED); // R-P6
+    // R-P6: purged (or deleted by an administrator) before it reached its destination.
+    if (reason === 'purged' || reason === 'deleted') leftUnreceived(core, message, MessageClass.NACK_PURGED);
     if (reason === 'expired') failDelivery(core, message, outgoingExpiryClass(message));
     return;
   }
-  if (!isApplicationQueue(queue)) return;
+  if (!isDestinationQueue(queue)) return;
   switch (reason) {
+    // R-P3: purge never journals (R-P4). An administrator's delete of one message is a purge of one.
     case 'purged':
-      acknowledge(core, message, MessageClass.NACK_Q_PURGED); // R-P3; purge never journals (R-P4)
+    case 'deleted':
+      leftUnreceived(core, message, MessageClass.NACK_Q_PURGED);
       return;
     case 'queueDeleted':
-      acknowledge(core, message, MessageClass.NACK_Q_DELETED); // R-Q1
+      leftUnreceived(core, message, MessageClass.NACK_Q_DELETED); // R-Q1
+      return;
+    case 'rejected':
+      leftUnreceived(core, message, MessageClass.NACK_RECEIVE_REJECTED); // R-S8
       return;
     case 'expired':
       failDelivery(core, message, MessageClass.NACK_RECEIVE_TIMEOUT); // R-X7; expiry never journals (R-T2)
@@ -60,6 +73,16 @@ function owe(core: Core, message: StoredMessage, queue: QueueRecord, reason: Rem
     default:
       return;
   }
+}
+
+/**
+ * A message that leaves its queue never received: the negative acknowledgment it asked for (R-A4), and for a
+ * transactional one its dead letter, since its source never gets the confirmation (R-D2, R-D3). A
+ * nontransactional one is not dead-lettered (R-P5: native MSMQ does not).
+ */
+function leftUnreceived(core: Core, message: StoredMessage, failureClass: number): void {
+  acknowledge(core, message, failureClass);
+  if (message.transactional) deadLetter(core, message, failureClass);
 }
 
 /** R-X6/R-X7: which timer ran out first for a message still waiting to leave this computer. */
@@ -101,7 +124,7 @@ export function removeChunk(
 ): number {
   for (const retained of [false, true]) {
     for (const table of ['main', 'mem'] as const) {
-      const chunk = core.store.messages.removalChunk(table, queue.id, skip, retained);
+      const chunk = core.store.messages.removalChunk(table, queue.id, skip, retained, core.xactDeadLetterAlways);
       const n = chunk.lookupIds.length;
       if (n === 0) continue;
       core.store.messages.removeMany(table, chunk.lookupIds);

@@ -4,20 +4,30 @@
  */
 import {
   defaultSettingValues,
+  isNullableSetting,
   isSettingName,
   QkError,
   settingDefinitions,
   settingNames,
+  type NullableSettingName,
+  type NumericSettingName,
   type SettingInfo,
   type SettingName,
   type SettingValues,
 } from '@qk/model';
 import type { Store } from '@qk/store';
 
+/** How the store keeps "absent" (the settings table holds numbers; no setting allows a negative value). */
+const ABSENT = -1;
+
+const fromStored = (value: number): number | null => (value === ABSENT ? null : value);
+const toStored = (value: number | null): number => value ?? ABSENT;
+
 export class Settings {
   /** What the running queue manager uses. */
-  private readonly effective: SettingValues;
-  private readonly pending = new Map<SettingName, number>();
+  private readonly effective: Record<SettingName, number | null>;
+  /** Values waiting for the restart (null: the setting becomes absent then). */
+  private readonly pending = new Map<SettingName, number | null>();
 
   /** Loads stored values; pending values take effect now, since this is a start. */
   constructor(private readonly store: Store) {
@@ -25,13 +35,23 @@ export class Settings {
     for (const record of store.queues.settings()) {
       if (!isSettingName(record.name)) continue;
       const value = record.pending ?? record.value;
-      this.effective[record.name] = value;
+      this.effective[record.name] = fromStored(value);
       if (record.pending !== null) store.queues.setSetting({ name: record.name, value, pending: null });
     }
   }
 
-  get(name: SettingName): number {
+  get(name: NumericSettingName): number {
+    return this.effective[name] as number;
+  }
+
+  /** A setting that may be absent (null). */
+  getNullable(name: NullableSettingName): number | null {
     return this.effective[name];
+  }
+
+  /** Every value in effect. */
+  values(): SettingValues {
+    return { ...this.effective } as SettingValues;
   }
 
   list(): SettingInfo[] {
@@ -40,6 +60,7 @@ export class Settings {
 
   info(name: SettingName): SettingInfo {
     const def = settingDefinitions[name];
+    const waiting = this.pending.has(name);
     return {
       name,
       value: this.effective[name],
@@ -49,6 +70,7 @@ export class Settings {
       max: def.max,
       restartRequired: def.restartRequired,
       pending: this.pending.get(name) ?? null,
+      pendingRestart: waiting,
       description: def.description,
     };
   }
@@ -57,25 +79,33 @@ export class Settings {
     return [...this.pending.keys()];
   }
 
-  /** Validates and stores a value; an invalid one is refused and the old value kept. */
-  set(name: string, value: number): SettingInfo {
+  /** Validates and stores a value (null makes a nullable setting absent); an invalid one is refused and the old value kept. */
+  set(name: string, value: number | null): SettingInfo {
     if (!isSettingName(name)) {
       throw new QkError('INVALID_PARAMETER', `Unknown setting '${name}'. Settings: ${settingNames.join(', ')}.`);
     }
     const def = settingDefinitions[name];
-    if (!Number.isInteger(value) || value < def.min || value > def.max) {
+    if (value === null) {
+      if (!isNullableSetting(name))
+        throw new QkError('INVALID_PARAMETER', `${name} always has a value; it cannot be made absent.`);
+    } else if (!Number.isInteger(value) || value < def.min || value > def.max) {
       throw new QkError(
         'INVALID_PARAMETER',
-        `${name} must be a whole number from ${def.min} to ${def.max} (${def.unit}); ${value} was refused and ${this.effective[name]} kept.`,
+        `${name} must be a whole number from ${def.min} to ${def.max} (${def.unit}); ${value} was refused and ${String(this.effective[name] ?? 'absent')} kept.`,
       );
     }
     if (def.restartRequired) {
       if (value === this.effective[name]) this.pending.delete(name);
       else this.pending.set(name, value);
-      this.store.queues.setSetting({ name, value: this.effective[name], pending: this.pending.get(name) ?? null });
+      const waiting = this.pending.has(name);
+      this.store.queues.setSetting({
+        name,
+        value: toStored(this.effective[name]),
+        pending: waiting ? toStored(this.pending.get(name) ?? null) : null,
+      });
     } else {
       this.effective[name] = value;
-      this.store.queues.setSetting({ name, value, pending: null });
+      this.store.queues.setSetting({ name, value: toStored(value), pending: null });
     }
     return this.info(name);
   }

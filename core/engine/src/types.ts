@@ -1,8 +1,18 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
-import type { Logger, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type {
+  ErrorCode,
+  ExportedMessage,
+  Logger,
+  MessageInfo,
+  QueueInfo,
+  SendProperties,
+  ServiceStatus,
+  SettingInfo,
+} from '@qk/model';
 import type { NetworkConfigApi } from './network/config-types.js';
 import type { NetworkPort } from './network/port-types.js';
 import type { TrafficSeries } from './traffic.js';
+import type { LookupAction } from '@qk/model';
 
 /** The engine's sense of time; unit tests drive a fake one. */
 export interface Clock {
@@ -75,6 +85,8 @@ export interface ReceiveInput {
   transaction?: string | undefined;
   transactional?: boolean | undefined;
   lookupId?: number | undefined;
+  /** With lookupId: which message relative to it (R-L2); default `current`. */
+  lookupAction?: LookupAction | undefined;
   signal?: AbortSignal | undefined;
   /** Without one, the reply counts as delivered once built (in-process callers). */
   deliver?: Deliver<MessageInfo> | undefined;
@@ -101,6 +113,8 @@ export interface PeekInput {
   path: string;
   timeoutMs?: number | undefined;
   lookupId?: number | undefined;
+  /** With lookupId: which message relative to it (R-L2); default `current`. */
+  lookupAction?: LookupAction | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -142,6 +156,9 @@ export interface ArrivingMessage extends SendProperties {
   classCode?: number | undefined;
 }
 
+/** How an import stores messages: as they were, or as new sends from this computer. */
+export type ImportMode = 'asIs' | 'asNew';
+
 /** How many messages of one class a queue holds. */
 export interface ClassCount {
   class: string;
@@ -163,6 +180,7 @@ export type RemovalReason =
   | 'queueDeleted'
   | 'conversationEnded'
   | 'retained'
+  | 'rejected'
   /** Left an outgoing queue: the next hop stored it (docs/network.md). */
   | 'forwarded';
 
@@ -181,13 +199,13 @@ export type EngineEvent =
   | { type: 'queuePurged'; path: string; purged: number }
   | { type: 'messageArrived'; path: string; lookupId: number; id: string; classCode: number }
   | { type: 'messageRemoved'; path: string; lookupId: number; reason: RemovalReason }
-  | { type: 'settingChanged'; name: string; value: number; pending: number | null }
+  | { type: 'settingChanged'; name: string; value: number | null; pending: number | null }
   | { type: 'serviceRestarted' };
 
 export type EngineListener = (event: EngineEvent) => void;
 
 /** Re-exported so hosts need only the engine's types. */
-export type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };
+export type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };
 
 /** What the queue manager offers its host. One method per operation of core/api, plus lifecycle. */
 export interface QueueManagerApi {
@@ -224,6 +242,32 @@ export interface QueueManagerApi {
     lookupIds: number[],
     target: string,
   ): Promise<{ moved: number; failed: { lookupId: number; code: string; message: string }[] }>;
+  /**
+   * Moves one message: MoveMessage between a queue and its subqueues (R-S3, the subqueue opens on first
+   * use), or through the arrival path to any other queue. Throws when it cannot; the message stays.
+   */
+  moveMessage(path: string, lookupId: number, target: string): Promise<void>;
+  /** Rejects a message (R-S8): it leaves its queue; its sender gets NACK_RECEIVE_REJECTED when asked. */
+  rejectMessage(path: string, lookupId: number): Promise<void>;
+  /** Resends dead letters to their destinations with fresh timers; all of them when no lookup IDs are given. */
+  resendDeadLetters(
+    path: string,
+    lookupIds?: number[],
+  ): Promise<{
+    resent: number;
+    failed: { lookupId: number; destination: string | null; error: { code: ErrorCode; message: string } }[];
+  }>;
+  /** One page of a queue's messages for export, and where the next page starts (null at the end). */
+  exportMessages(
+    path: string,
+    after: string | undefined,
+    limit: number,
+  ): { messages: ExportedMessage[]; next: string | null };
+  /**
+   * Stores exported messages in a queue as they were (`asIs`), or sends them there as new messages from this
+   * computer (`asNew`: new IDs, class NORMAL, timers from now); the whole batch or nothing. Returns how many.
+   */
+  importMessages(path: string, messages: ExportedMessage[], mode?: ImportMode): Promise<number>;
   findMessage(id: string): MessageLocation[];
   acknowledgmentsFor(id: string): MessageLocation[];
   arrive(path: string, message: ArrivingMessage): Promise<{ accepted: boolean; reason: string | null }>;
@@ -236,7 +280,8 @@ export interface QueueManagerApi {
   /** Messages of a queue per class, most frequent first. */
   classCounts(path: string): ClassCount[];
   listSettings(): SettingInfo[];
-  setSetting(name: string, value: number): SettingInfo;
+  /** null makes a setting that may be absent (XactDelayReceiveNack) absent again. */
+  setSetting(name: string, value: number | null): SettingInfo;
   on(listener: EngineListener): () => void;
   /** Aborts open transactions, fails waiting receives with SERVICE_NOT_AVAILABLE, flushes and closes the store. */
   close(): Promise<void>;

@@ -49,6 +49,11 @@ export class Waiters {
     });
   }
 
+  /** True while a receiver waits on the queue. */
+  has(queueId: number): boolean {
+    return (this.byQueue.get(queueId)?.size ?? 0) > 0;
+  }
+
   /** Wakes every waiter of a queue; each tries again and the losers wait for their remaining time. */
   wake(queueId: number): void {
     const set = this.byQueue.get(queueId);

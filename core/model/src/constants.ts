@@ -122,8 +122,23 @@ export type JournalLevelName = keyof typeof journalLevels;
 export const Delivery = { EXPRESS: 0, RECOVERABLE: 1 } as const;
 export type DeliveryName = 'express' | 'recoverable';
 
+/**
+ * Lookup-ID actions of MQReceiveMessageByLookupId (§2.4, R-L2): the message with the lookup ID, the one after
+ * or before it in queue order, or the first or last of the queue.
+ */
+export const lookupActions = ['current', 'next', 'previous', 'first', 'last'] as const;
+export type LookupAction = (typeof lookupActions)[number];
+
 /** Service Broker status values (reference §8, decisions table). */
 export const MessageStatus = { RETAINED_RECEIVED: 0, READY: 1, RETAINED_SENT: 3 } as const;
+
+/**
+ * Bytes every stored message counts beyond its body and strings: the fixed parts of MSMQ's UserMessage packet
+ * (MS-MQMQ 2.2.19: BaseHeader 16, UserHeader 48, MessagePropertiesHeader 60). Quotas, `bytes` and
+ * MaxMessageSize all count a message as this header + body + its strings in UTF-16 (label, queue names,
+ * conversation), so a label-only message or an empty acknowledgment still takes room.
+ */
+export const MESSAGE_HEADER_BYTES = 124;
 
 /** Header limits of mq.h (§1.1). */
 export const Limits = {

@@ -20,11 +20,15 @@ export type QueueTarget =
   | { kind: 'publicGuid'; guid: string }
   | { kind: 'system'; queue: SystemQueueKind };
 
-/** A parsed queue name. `journal` selects the queue's journal (never set for system queues). */
+/**
+ * A parsed queue name. `journal` selects the queue's journal (never set for system queues); `subqueue` one of
+ * its subqueues (`;poison`, R-S*), never together with `journal`.
+ */
 export interface QueueRef {
   computer: ComputerRef;
   target: QueueTarget;
   journal: boolean;
+  subqueue?: string | undefined;
 }
 
 const GUID_RE = /^\{?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\}?$/i;
@@ -111,6 +115,20 @@ export function computerNameProblem(name: string): string | null {
   return null;
 }
 
+/** Throws unless `name` is a legal subqueue name (§3.2): 1–32 characters, the queue-name character set. */
+export function validateSubqueueName(name: string, error: (why: string) => QkError): void {
+  if (name.length === 0) throw error('the subqueue name after ";" is empty');
+  if (name.length > Limits.MAX_SUBQUEUE_NAME_LENGTH)
+    throw error(
+      `the subqueue name is ${name.length} characters; at most ${Limits.MAX_SUBQUEUE_NAME_LENGTH} are allowed`,
+    );
+  const invisible = INVISIBLE_OR_BIDI.exec(name);
+  if (invisible) throw error(`a subqueue name may not contain ${describeCharacter(invisible[0])}`);
+  const bad = FORBIDDEN_NAME_CHARS.exec(name);
+  if (bad) throw error(`a subqueue name may not contain '${bad[0]}'`);
+  if (name.toUpperCase() === 'JOURNAL') throw error('";JOURNAL" names a journal, not a subqueue');
+}
+
 /** Throws unless `name` is a legal computer name: 1–256 visible ASCII characters, or `.`. */
 export function validateComputerName(name: string, fullText = name): void {
   const problem = computerNameProblem(name);
@@ -133,8 +151,20 @@ export function parseQueueName(input: string): QueueRef {
   return parsePathName(text);
 }
 
-/** Parses a path name; format names are refused with ILLEGAL_QUEUE_PATHNAME. */
+/**
+ * Parses a path name; format names are refused with ILLEGAL_QUEUE_PATHNAME. A subqueue is the queue's path and
+ * `;NAME` (`.\private$\orders;poison`); journals, system queues and subqueues have none (R-S5).
+ */
 export function parsePathName(text: string): QueueRef {
+  const semicolon = text.indexOf(';');
+  if (semicolon >= 0 && !/^[^\\]*\\SYSTEM\$;/i.test(text)) {
+    const ref = parsePathName(text.slice(0, semicolon));
+    const subqueue = text.slice(semicolon + 1);
+    if (ref.journal || ref.target.kind === 'system')
+      throw illegalPath(text, 'journals and system queues have no subqueues (R-S5)');
+    validateSubqueueName(subqueue, (why) => illegalPath(text, why));
+    return { ...ref, subqueue };
+  }
   const parts = text.split('\\');
   const [computer, ...rest] = parts;
   if (computer === undefined || rest.length === 0)
@@ -176,9 +206,11 @@ export function parsePathName(text: string): QueueRef {
   throw illegalPath(text, 'expected COMPUTER\\QUEUE or COMPUTER\\private$\\QUEUE');
 }
 
-function splitSuffix(text: string): { head: string; suffix: string | null } {
+function splitSuffix(text: string): { head: string; suffix: string | null; rawSuffix: string | null } {
   const at = text.indexOf(';');
-  return at < 0 ? { head: text, suffix: null } : { head: text.slice(0, at), suffix: text.slice(at + 1).toUpperCase() };
+  if (at < 0) return { head: text, suffix: null, rawSuffix: null };
+  const rawSuffix = text.slice(at + 1);
+  return { head: text.slice(0, at), suffix: rawSuffix.toUpperCase(), rawSuffix };
 }
 
 /** Parses a format name (§3.3): DIRECT=OS:/TCP:, PRIVATE=, PUBLIC=, MACHINE=. */
@@ -186,11 +218,13 @@ export function parseFormatName(text: string): QueueRef {
   const eq = text.indexOf('=');
   if (eq < 0) throw illegalFormat(text, 'expected KIND=…');
   const kind = text.slice(0, eq).toUpperCase();
-  const { head, suffix } = splitSuffix(text.slice(eq + 1));
-  const journalSuffix = (): boolean => {
-    if (suffix === null) return false;
-    if (suffix === 'JOURNAL') return true;
-    throw illegalFormat(text, `unknown suffix ';${suffix}'`);
+  const { head, suffix, rawSuffix } = splitSuffix(text.slice(eq + 1));
+  // `;JOURNAL` selects the journal; any other suffix names a subqueue (R-S*, `DIRECT=OS:.\q;poison`).
+  const queueSuffix = (): { journal: boolean; subqueue?: string } => {
+    if (suffix === null || rawSuffix === null) return { journal: false };
+    if (suffix === 'JOURNAL') return { journal: true };
+    validateSubqueueName(rawSuffix, (why) => illegalFormat(text, why));
+    return { journal: false, subqueue: rawSuffix };
   };
   switch (kind) {
     case 'DIRECT': {
@@ -214,15 +248,15 @@ export function parseFormatName(text: string): QueueRef {
         }
         return { computer, target: { kind: 'system', queue: suffix }, journal: false };
       }
-      const journal = journalSuffix();
+      const queueSuffixParts = queueSuffix();
       const segments = queuePart.split('\\');
       if (segments.length === 2 && (segments[0] as string).toUpperCase() === 'PRIVATE$') {
         validateQueueNameForFormat(segments[1] as string, text);
-        return { computer, target: { kind: 'private', name: segments[1] as string }, journal };
+        return { computer, target: { kind: 'private', name: segments[1] as string }, ...queueSuffixParts };
       }
       if (segments.length === 1) {
         validateQueueNameForFormat(segments[0] as string, text);
-        return { computer, target: { kind: 'public', name: segments[0] as string }, journal };
+        return { computer, target: { kind: 'public', name: segments[0] as string }, ...queueSuffixParts };
       }
       throw illegalFormat(text, 'expected DIRECT=OS:COMPUTER\\[private$\\]QUEUE');
     }
@@ -233,13 +267,13 @@ export function parseFormatName(text: string): QueueRef {
       return {
         computer: { by: 'guid', guid },
         target: { kind: 'privateNumber', number: parseInt(m[2] as string, 16) },
-        journal: journalSuffix(),
+        ...queueSuffix(),
       };
     }
     case 'PUBLIC': {
       const guid = parseGuid(head);
       if (!guid) throw illegalFormat(text, 'expected PUBLIC=<queue-guid>');
-      return { computer: { by: 'local' }, target: { kind: 'publicGuid', guid }, journal: journalSuffix() };
+      return { computer: { by: 'local' }, target: { kind: 'publicGuid', guid }, ...queueSuffix() };
     }
     case 'MACHINE': {
       const guid = parseGuid(head);
@@ -280,6 +314,11 @@ export function systemQueuePath(kind: SystemQueueKind, computer = '.'): string {
 /** The path of an application queue: `.\private$\name` or `.\name`. */
 export function queuePath(kind: 'private' | 'public', name: string, computer = '.'): string {
   return kind === 'private' ? `${computer}\\private$\\${name}` : `${computer}\\${name}`;
+}
+
+/** The path of a subqueue: the queue's path and `;NAME`. */
+export function subqueuePath(queuePathText: string, name: string): string {
+  return `${queuePathText};${name}`;
 }
 
 /** The path of an application queue's journal: `.\private$\name\JOURNAL$`. */

@@ -4,7 +4,7 @@
  */
 import type { DeliveryName } from './constants.js';
 
-export type QueueType = 'private' | 'public' | 'system' | 'journal' | 'outgoing';
+export type QueueType = 'private' | 'public' | 'system' | 'journal' | 'outgoing' | 'subqueue';
 
 export interface QueueInfo {
   path: string;
@@ -23,6 +23,8 @@ export interface QueueInfo {
   journalBytes: number;
   createdTime: string;
   modifiedTime: string;
+  /** Subqueues only: the path of the queue they belong to (R-S4). */
+  parent?: string | undefined;
 }
 
 export interface MessageInfo {
@@ -53,12 +55,63 @@ export interface MessageInfo {
   arrivedTime: string;
   /** Seconds. */
   timeToReachQueue: number;
-  /** Seconds; null = unlimited. */
+  /**
+   * Seconds; null = unlimited. Where the timer runs (a ready message in a destination or outgoing queue) it is
+   * the time that remains (reference §1.1); on a copy in a journal or dead-letter queue, the time it carried.
+   */
   timeToBeReceived: number | null;
   transactional: boolean;
   conversation: string | null;
   /** Service Broker status: 1 ready, 0 retained after receive, 3 retained copy of a sent message. */
   status: number;
+  /** PROPID_M_MOVE_COUNT: moves between a queue and its subqueues (R-S7). */
+  moveCount: number;
+  /** PROPID_M_ABORT_COUNT: receiving transactions aborted since it entered its current (sub)queue (R-S7). */
+  abortCount: number;
+  /** PROPID_M_LAST_MOVE_TIME, or null when never moved. */
+  lastMoveTime: string | null;
+  /** PROPID_M_DEADLETTER_QUEUE: the per-application dead-letter queue it names (R-D9), or null. */
+  deadLetterQueue: string | null;
+}
+
+/**
+ * One message as `qk export` writes it and `qk import` reads it back (docs/message-file-format.md): every
+ * stored property, the body in base64, and the timers as durations from `timerBaseTime`, so an imported
+ * message expires when the exported one would have.
+ */
+export interface ExportedMessage {
+  /** Its lookup ID where it was exported (a queue gives a new one on import, R-L1). */
+  lookupId: number;
+  id: string;
+  classCode: number;
+  label: string;
+  bodyBase64: string;
+  priority: number;
+  delivery: DeliveryName;
+  journal: number;
+  acknowledge: number;
+  adminQueue: string | null;
+  responseQueue: string | null;
+  destinationQueue: string;
+  correlationId: string | null;
+  appSpecific: number;
+  sourceMachine: string;
+  sourceMachineId: string;
+  sentTime: string;
+  arrivedTime: string;
+  /** When its timers started counting (the send, or its arrival from another computer). */
+  timerBaseTime: string;
+  /** Seconds from timerBaseTime. */
+  timeToReachQueue: number;
+  /** Seconds from timerBaseTime; null = unlimited. */
+  timeToBeReceived: number | null;
+  transactional: boolean;
+  conversation: string | null;
+  status: number;
+  moveCount: number;
+  abortCount: number;
+  lastMoveTime: string | null;
+  deadLetterQueue: string | null;
 }
 
 /** What an application gives to send one message (CLI.md send options). */
@@ -81,18 +134,26 @@ export interface SendProperties {
   conversation?: string | undefined;
   /** The sending application's own queue on this computer (retention keeps a status-3 copy there). */
   from?: string | undefined;
+  /**
+   * PROPID_M_DEADLETTER_QUEUE (R-D9): a local transactional queue that takes this transactional message's
+   * dead letter instead of the transactional dead-letter queue; needs the dead-letter flag.
+   */
+  deadLetterQueue?: string | undefined;
 }
 
 export interface SettingInfo {
   name: string;
-  value: number;
-  default: number;
+  /** null for a setting that is absent, as a registry value may be (XactDelayReceiveNack by default). */
+  value: number | null;
+  default: number | null;
   unit: string;
   min: number;
   max: number;
   restartRequired: boolean;
-  /** The value that takes effect at the next restart, or null when nothing waits. */
+  /** The value that takes effect at the next restart, or null when nothing waits (or when absent waits). */
   pending: number | null;
+  /** True when a change waits for the restart; with `pending` null, the setting becomes absent then. */
+  pendingRestart?: boolean | undefined;
   description: string;
 }
 

@@ -28,6 +28,13 @@ export const MESSAGE_COLUMNS = [
   'expires_ms',
   'transactional',
   'conversation',
+  // Migration 2:
+  'body_size',
+  'timer_base_ms',
+  'move_count',
+  'abort_count',
+  'last_move_ms',
+  'dead_letter_queue',
 ] as const;
 
 /** Every column but the body, for lists that do not show bodies. */
@@ -68,6 +75,12 @@ export function fromRaw(r: unknown[], table: MessageTable): StoredMessage {
     expiresMs: r[23] as number | null,
     transactional: r[24] === 1,
     conversation: r[25] as string | null,
+    bodySize: r[26] as number,
+    timerBaseMs: r[27] as number,
+    moveCount: r[28] as number,
+    abortCount: r[29] as number,
+    lastMoveMs: r[30] as number | null,
+    deadLetterQueue: r[31] as string | null,
   };
 }
 
@@ -100,5 +113,11 @@ export function toParams(m: MessageRecord): unknown[] {
     m.expiresMs,
     m.transactional ? 1 : 0,
     m.conversation,
+    m.bodySize,
+    m.timerBaseMs,
+    m.moveCount,
+    m.abortCount,
+    m.lastMoveMs,
+    m.deadLetterQueue,
   ];
 }

@@ -26,6 +26,13 @@ interface TableStatements {
   readyChunk: Database.Statement;
   retainedChunk: Database.Statement;
   owingNacks: Database.Statement;
+  moveTo: Database.Statement;
+  addAbort: Database.Statement;
+  nextSamePriority: Database.Statement;
+  nextLowerPriority: Database.Statement;
+  previousSamePriority: Database.Statement;
+  previousHigherPriority: Database.Statement;
+  retainedAfter: Database.Statement;
   usage: Database.Statement;
   classCounts: Database.Statement;
   maxLookupId: Database.Statement;
@@ -52,10 +59,32 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
          AND lookup_id NOT IN (SELECT value FROM json_each(?)) ORDER BY priority DESC, lookup_id LIMIT 50000`,
     ),
     retainedChunk: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT 50000`),
-    // The few rows of a chunk that asked for negative acknowledgments are read whole: NEG_RECEIVE for a
-    // destination queue (R-P3, R-Q1), NEG_ARRIVAL for an outgoing queue (R-P6).
+    // The few rows of a chunk that owe something are read whole: those that asked for negative
+    // acknowledgments — NEG_RECEIVE for a destination queue (R-P3, R-Q1), NEG_ARRIVAL for an outgoing queue
+    // (R-P6) — and transactional ones that go to a transactional dead-letter queue (R-D2; all of them when the
+    // second parameter is 1, XactDeadLetterAlways, R-D3).
     owingNacks: raw(
-      `SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?)) AND (ack & 12) <> 0 AND admin_queue IS NOT NULL`,
+      `SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))
+         AND (((ack & 12) <> 0 AND admin_queue IS NOT NULL) OR (transactional = 1 AND ((journal & 1) <> 0 OR ? = 1)))`,
+    ),
+    moveTo: db.prepare(
+      `UPDATE ${t}.messages SET queue_id = ?, move_count = move_count + 1, abort_count = 0, last_move_ms = ? WHERE lookup_id = ?`,
+    ),
+    addAbort: db.prepare(`UPDATE ${t}.messages SET abort_count = abort_count + 1 WHERE lookup_id = ?`),
+    nextSamePriority: raw(
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority = ? AND lookup_id > ? ORDER BY priority DESC, lookup_id LIMIT ?`,
+    ),
+    nextLowerPriority: raw(
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority < ? ORDER BY priority DESC, lookup_id LIMIT ?`,
+    ),
+    previousSamePriority: raw(
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority = ? AND lookup_id < ? ORDER BY priority ASC, lookup_id DESC LIMIT ?`,
+    ),
+    previousHigherPriority: raw(
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority > ? ORDER BY priority ASC, lookup_id DESC LIMIT ?`,
+    ),
+    retainedAfter: raw(
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status <> 1 AND lookup_id > ? ORDER BY lookup_id LIMIT ?`,
     ),
     usage: db.prepare(
       `SELECT queue_id AS queueId, count(*) AS count, total(size) AS bytes, total(status <> 1) AS retained FROM ${t}.messages GROUP BY queue_id`,
@@ -192,7 +221,13 @@ export class MessageStore {
    * The next chunk (up to 50,000) of a queue's ready messages to remove, leaving out `skip` (messages held
    * by a receive); with `retained`, its status-0/3 messages instead.
    */
-  removalChunk(table: MessageTable, queueId: number, skip: readonly number[], retained: boolean): RemovalChunk {
+  removalChunk(
+    table: MessageTable,
+    queueId: number,
+    skip: readonly number[],
+    retained: boolean,
+    xactDeadLetterAlways = false,
+  ): RemovalChunk {
     const s = this.tables[table];
     const rows = (retained ? s.retainedChunk.all(queueId) : s.readyChunk.all(queueId, JSON.stringify(skip))) as [
       number,
@@ -203,8 +238,82 @@ export class MessageStore {
     const owing =
       retained || rows.length === 0
         ? []
-        : (s.owingNacks.all(JSON.stringify(lookupIds)) as unknown[][]).map((r) => fromRaw(r, table));
+        : (s.owingNacks.all(JSON.stringify(lookupIds), xactDeadLetterAlways ? 1 : 0) as unknown[][]).map((r) =>
+            fromRaw(r, table),
+          );
     return { lookupIds, bytes, owing };
+  }
+
+  /**
+   * Moves a message to another queue of its family (MoveMessage, R-S3): same row and lookup ID, move count
+   * up, abort count back to 0 (R-S7). False when it was already gone.
+   */
+  moveTo(table: MessageTable, lookupId: number, queueId: number, nowMs: number): boolean {
+    return this.tables[table].moveTo.run(queueId, nowMs, lookupId).changes > 0;
+  }
+
+  /** Counts an aborted receiving transaction against a message (PROPID_M_ABORT_COUNT, R-S7). */
+  addAbort(table: MessageTable, lookupId: number): void {
+    this.tables[table].addAbort.run(lookupId);
+  }
+
+  /**
+   * Up to `limit` ready messages of a queue after (`forward`) or before a position in queue order (R-O1:
+   * priority, then lookup ID), nearest first, both tables merged; from either end when `from` is null. Only
+   * lookup IDs, priorities and tables: the caller reads the rows it keeps.
+   */
+  neighbors(
+    queueId: number,
+    from: { priority: number; lookupId: number } | null,
+    forward: boolean,
+    limit: number,
+  ): { lookupId: number; priority: number; table: MessageTable }[] {
+    const found: { lookupId: number; priority: number; table: MessageTable }[] = [];
+    for (const t of TABLES) {
+      const s = this.tables[t];
+      const start = from ?? { priority: forward ? 8 : -1, lookupId: 0 };
+      const same = from
+        ? ((forward ? s.nextSamePriority : s.previousSamePriority).all(
+            queueId,
+            from.priority,
+            from.lookupId,
+            limit,
+          ) as [number, number][])
+        : [];
+      const rest =
+        same.length < limit
+          ? ((forward ? s.nextLowerPriority : s.previousHigherPriority).all(
+              queueId,
+              start.priority,
+              limit - same.length,
+            ) as [number, number][])
+          : [];
+      for (const [lookupId, priority] of [...same, ...rest]) found.push({ lookupId, priority, table: t });
+    }
+    const order = forward
+      ? (a: (typeof found)[number], b: (typeof found)[number]) => b.priority - a.priority || a.lookupId - b.lookupId
+      : (a: (typeof found)[number], b: (typeof found)[number]) => a.priority - b.priority || b.lookupId - a.lookupId;
+    return found.sort(order).slice(0, limit);
+  }
+
+  /** Up to `limit` retained (status 0/3) messages of a queue after a lookup ID, in lookup-ID order. */
+  retainedAfter(queueId: number, afterLookupId: number, limit: number): { lookupId: number; table: MessageTable }[] {
+    const found = TABLES.flatMap((t) =>
+      (this.tables[t].retainedAfter.all(queueId, afterLookupId, limit) as [number, number][]).map(([lookupId]) => ({
+        lookupId,
+        table: t,
+      })),
+    );
+    return found.sort((a, b) => a.lookupId - b.lookupId).slice(0, limit);
+  }
+
+  /** Whole rows for (lookup ID, table) pairs, in the order given; rows that are gone are left out. */
+  rows(ids: readonly { lookupId: number; table: MessageTable }[], withBody = true): StoredMessage[] {
+    const rows = this.rowsByIds(
+      ids.map((i) => [i.lookupId, i.table] as [number, MessageTable]),
+      withBody,
+    );
+    return ids.map((i) => rows.get(i.lookupId)).filter((m): m is StoredMessage => m !== undefined);
   }
 
   /** Message count, bytes and retained count per queue, over both tables. */

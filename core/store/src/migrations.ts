@@ -66,6 +66,26 @@ export function messagesTableSql(schema: 'main' | 'mem'): string {
   `;
 }
 
+/**
+ * The columns migration 3 adds to a messages table. The in-memory table of express messages is created with
+ * migration 1's shape and then given these, so both tables always have the same columns in the same order.
+ */
+export function messagesTableV3Sql(schema: 'main' | 'mem'): string {
+  return `
+    ALTER TABLE ${schema}.messages ADD COLUMN body_size INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ${schema}.messages ADD COLUMN timer_base_ms INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ${schema}.messages ADD COLUMN move_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ${schema}.messages ADD COLUMN abort_count INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE ${schema}.messages ADD COLUMN last_move_ms INTEGER;
+    ALTER TABLE ${schema}.messages ADD COLUMN dead_letter_queue TEXT;
+  `;
+}
+
+/** Every change of the messages table after migration 1, for the in-memory table. */
+export function messagesTableChangesSql(schema: 'main' | 'mem'): string {
+  return messagesTableV3Sql(schema);
+}
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -117,10 +137,23 @@ export const migrations: readonly Migration[] = [
         name_key TEXT PRIMARY KEY,
         paused INTEGER NOT NULL DEFAULT 0
       ) WITHOUT ROWID;
-    `,
+      `,
   },
   {
     version: 3,
+    description:
+      'stored size (124-byte header + body + UTF-16 strings), body size, timer base (R-X2), move and abort counts (R-S7), per-application dead-letter queue (R-D9)',
+    sql: `
+      ${messagesTableV3Sql('main')}
+      UPDATE messages SET
+        body_size = size,
+        timer_base_ms = sent_ms,
+        size = 124 + size + 2 * (length(label) + length(dest_queue) + coalesce(length(admin_queue), 0)
+          + coalesce(length(response_queue), 0) + coalesce(length(conversation), 0));
+    `,
+  },
+  {
+    version: 4,
     description:
       'many computers: hops and sequence numbers in transit, sequence state on both ends, sent transactional messages awaiting their final confirmation, confirmations owed to other computers',
     sql: `

@@ -1,15 +1,18 @@
 /** Row shapes of the store, in the engine's words. */
 
-export type QueueKind = 'private' | 'public' | 'system' | 'journal' | 'outgoing';
+export type QueueKind = 'private' | 'public' | 'system' | 'journal' | 'outgoing' | 'subqueue';
 
 export interface QueueRecord {
   id: number;
   kind: QueueKind;
-  /** Private/public: the name as created. System: JOURNAL | DEADLETTER | DEADXACT. Journal: ''. Outgoing: the destination's format name. */
+  /**
+   * Private/public: the name as created. System: JOURNAL | DEADLETTER | DEADXACT. Journal: ''. Outgoing: the
+   * destination's format name. Subqueue: its name after the `;`.
+   */
   name: string;
   /** Lower-case key that makes names case-insensitive. */
   nameKey: string;
-  /** The application queue a journal belongs to. */
+  /** The application queue a journal or a subqueue belongs to. */
   parentId: number | null;
   /** Private queues: the number in PRIVATE=<guid>\<hex>. */
   number: number | null;
@@ -38,8 +41,10 @@ export interface MessageRecord {
   classCode: number;
   label: string;
   body: Buffer;
-  /** Bytes counted against quotas: the body size. */
+  /** Bytes counted against quotas and MaxMessageSize: header, body and strings (model MESSAGE_HEADER_BYTES). */
   size: number;
+  /** Bytes of the body alone (PROPID_M_BODY_SIZE). */
+  bodySize: number;
   delivery: number;
   journal: number;
   ack: number;
@@ -52,14 +57,25 @@ export interface MessageRecord {
   sourceMachineId: string;
   sentMs: number;
   arrivedMs: number;
-  /** Seconds. */
+  /**
+   * When the timers started on this computer: the send, or the arrival of a message handed over by another
+   * computer with what remained of its timers (R-X2), or a resend (fresh timers).
+   */
+  timerBaseMs: number;
+  /** Seconds, counted from timerBaseMs. */
   ttrq: number;
-  /** Seconds; null = unlimited. */
+  /** Seconds, counted from timerBaseMs; null = unlimited. */
   ttbr: number | null;
   /** When the timer tick removes it; null = never. */
   expiresMs: number | null;
   transactional: boolean;
   conversation: string | null;
+  /** R-S7: moves between a queue and its subqueues; aborted receives since it entered its current queue. */
+  moveCount: number;
+  abortCount: number;
+  lastMoveMs: number | null;
+  /** R-D9: the per-application dead-letter queue of a transactional message. */
+  deadLetterQueue: string | null;
 }
 
 /** A stored message with the table it is in. */

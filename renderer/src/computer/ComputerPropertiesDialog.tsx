@@ -25,7 +25,8 @@ const explanations: Record<string, string> = {
   MaxMessageSize: 'The largest message this computer accepts.',
 };
 
-function unitText(setting: SettingInfo, value: number): string {
+function unitText(setting: SettingInfo, value: number | null): string {
+  if (value === null) return 'not set';
   if (setting.unit === 's') return formatDuration(value);
   if (setting.unit === 'ms') return formatDuration(Math.round(value / 1000));
   if (setting.unit === 'KB') return `${formatCount(value)} KB`;
@@ -69,7 +70,7 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
   const row = (name: string) => {
     const s = byName(name);
     if (!s) return null;
-    const shown = edits[name] ?? String(s.pending ?? s.value);
+    const shown = edits[name] ?? String(s.pending ?? s.value ?? '');
     const errorId = `setting-error-${name}`;
     // A 0/1 setting is a yes/no choice (XactDeadLetterAlways): a checkbox, never a text box holding "0".
     const boolean = s.unit === '0/1' || (s.min === 0 && s.max === 1);
@@ -106,8 +107,8 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
               />
               <span className="muted">{s.unit}</span>
               {s.pending !== null && (
-                <span className="pending-badge" title={`In effect now: ${s.value}`}>
-                  Restart required (now {formatCount(s.value)})
+                <span className="pending-badge" title={`In effect now: ${s.value ?? 'not set'}`}>
+                  Restart required (now {s.value === null ? 'not set' : formatCount(s.value)})
                 </span>
               )}
             </span>

@@ -63,10 +63,11 @@ function runWorker(args: string[]): Promise<{ code: number | null; outcome: Work
     child.on('error', reject);
     child.on('close', (code) => {
       const line = stdout.trim().split('\n').pop() ?? '';
-      let outcome: WorkerOutcome | null = null;
+      let outcome: WorkerOutcome | null;
       try {
         outcome = JSON.parse(line) as WorkerOutcome;
       } catch {
+        // No outcome line: the worker failed, which the test reports with its stderr.
         outcome = null;
       }
       resolve({ code, outcome, stderr });

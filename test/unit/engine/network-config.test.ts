@@ -99,7 +99,8 @@ describe('network configuration', () => {
       expect.objectContaining({
         formatName: 'DIRECT=OS:BETA\\private$\\orders',
         messageCount: 1,
-        bytes: 1,
+        // A 124-byte header, the 1-byte body and the destination's format name in UTF-16.
+        bytes: 124 + 1 + 2 * 'DIRECT=OS:BETA\\private$\\orders'.length,
         paused: true,
       }),
     ]);

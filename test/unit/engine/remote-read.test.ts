@@ -34,8 +34,16 @@ describe('R-P1 reading an outgoing queue is an admin action', () => {
   });
 
   test("this computer's own name, '.', localhost and its GUID stay local and readable", async () => {
-    await h.qm.createQueue({ path: '.\\private$\\here' });
-    for (const path of ['.\\private$\\here', 'ALPHA\\private$\\here', 'localhost\\private$\\here']) {
+    const queue = h.qm.createQueue({ path: '.\\private$\\here' });
+    const spellings = [
+      '.\\private$\\here',
+      'ALPHA\\private$\\here',
+      'localhost\\private$\\here',
+      'DIRECT=OS:ALPHA\\private$\\here',
+      queue.formatName,
+    ];
+    expect(queue.formatName).toMatch(/^PRIVATE=/);
+    for (const path of spellings) {
       await h.qm.send(path, { body: path });
       expect((await h.qm.receive({ path })).body).toBe(path);
     }

@@ -102,8 +102,9 @@ describe('dead letters and acknowledgments', () => {
 
   test('R-Q2 full queue: NACK 0x8003 and dead letter; R-M1 mismatch NACK 0x800A', async () => {
     h.qm.setQueue({ path: Q, quotaKB: 1 });
-    await h.qm.send(Q, { body: 'x'.repeat(900) });
-    await h.qm.send(Q, { body: 'y'.repeat(900), journal: 1, acknowledge: 0x04, adminQueue: ADMIN });
+    // 124-byte header + body + UTF-16 strings: the first takes 848 of 1,024 bytes, the second does not fit.
+    await h.qm.send(Q, { body: 'x'.repeat(700) });
+    await h.qm.send(Q, { body: 'y'.repeat(700), journal: 1, acknowledge: 0x04, adminQueue: ADMIN });
     expect(count(Q)).toBe(1);
     h.qm.createQueue({ path: '.\\private$\\tx', transactional: true });
     await h.qm.send('.\\private$\\tx', { body: 'n', acknowledge: 0x04, adminQueue: ADMIN });
@@ -114,7 +115,7 @@ describe('dead letters and acknowledgments', () => {
 
   test('R-Q4 full computer: local send fails with INSUFFICIENT_RESOURCES and no acknowledgment', async () => {
     h.qm.setSetting('MachineQuota', 1);
-    await h.qm.send(Q, { body: 'x'.repeat(1000) });
+    await h.qm.send(Q, { body: 'x'.repeat(800) });
     await expect(h.qm.send(Q, { body: 'y'.repeat(100), acknowledge: 0x04, adminQueue: ADMIN })).rejects.toMatchObject({
       code: 'INSUFFICIENT_RESOURCES',
     });

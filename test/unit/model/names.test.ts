@@ -30,7 +30,11 @@ describe('path names (§3.2)', () => {
   test.each([
     ['.\\private$\\', 'empty'],
     [`.\\private$\\${'a'.repeat(125)}`, '124'],
-    ['.\\private$\\a;b', ';'],
+    ['.\\private$\\a;b;c', ';'],
+    [`.\\private$\\a;${'s'.repeat(33)}`, '32'],
+    ['.\\private$\\a;', 'empty'],
+    ['.\\private$\\a\\JOURNAL$;poison', 'R-S5'],
+    ['.\\DEADLETTER$;poison', 'R-S5'],
     ['.\\private$\\a+b', '+'],
     ['.\\private$\\a,b', ','],
     ['.\\private$\\a"b', '"'],
@@ -39,6 +43,23 @@ describe('path names (§3.2)', () => {
     ['orders', 'COMPUTER'],
   ])('illegal name %s is refused with ILLEGAL_QUEUE_PATHNAME', (name) => {
     expect(() => parseQueueName(name)).toThrow(expect.objectContaining({ code: 'ILLEGAL_QUEUE_PATHNAME' }));
+  });
+
+  test('R-S* a subqueue is the queue path and ;NAME (up to 32 characters), in a path or a format name', () => {
+    expect(parseQueueName('.\\private$\\orders;Poison')).toEqual({
+      computer: { by: 'local' },
+      target: { kind: 'private', name: 'orders' },
+      journal: false,
+      subqueue: 'Poison',
+    });
+    expect(parseQueueName(`.\\orders;${'s'.repeat(32)}`).subqueue).toHaveLength(32);
+    expect(parseQueueName('DIRECT=OS:.\\private$\\orders;retry')).toMatchObject({
+      target: { kind: 'private', name: 'orders' },
+      journal: false,
+      subqueue: 'retry',
+    });
+    expect(parseQueueName('DIRECT=OS:.\\private$\\orders;journal')).toMatchObject({ journal: true });
+    expect(parseQueueName('.\\system$;DEADXACT').subqueue).toBeUndefined();
   });
 
   test.each([

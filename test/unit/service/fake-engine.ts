@@ -110,6 +110,10 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
       transactional: false,
       conversation: null,
       status: 1,
+      moveCount: 0,
+      abortCount: 0,
+      lastMoveTime: null,
+      deadLetterQueue: null,
     };
   };
   const take = (input: ReceiveInput | PeekInput, remove: boolean): Promise<MessageInfo> => {
@@ -217,6 +221,11 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     deleteMessage: unsupported,
     deleteMessages: unsupported,
     moveMessages: unsupported,
+    moveMessage: unsupported,
+    rejectMessage: unsupported,
+    resendDeadLetters: unsupported,
+    exportMessages: unsupported,
+    importMessages: unsupported,
     findMessage: () => [],
     acknowledgmentsFor: () => [],
     arrive: async () => ({ accepted: true, reason: null }),

@@ -1,4 +1,4 @@
-/** `qk message show|delete|find`, `qk acks`, `qk conversation end`. */
+/** `qk message show|delete|move|reject|find`, `qk acks`, `qk conversation end`. */
 import type { Command } from 'commander';
 import { action } from '../context.js';
 import { formatLocations, formatMessage } from '../format/messages.js';
@@ -30,6 +30,34 @@ export function registerMessageCommands(program: Command, io: CliIo): void {
         const client = await ctx.client();
         await client.messageDelete(input);
         ctx.print({}, () => `Deleted message ${input.lookupId} of ${path}.`);
+      }),
+    );
+
+  message
+    .command('move <path> <lookupid> <target>')
+    .description(
+      "move one message: to or from one of the queue's subqueues (PATH;NAME) it is MSMQ's MoveMessage, the subqueue opened on first use; to any other queue, through its arrival path",
+    )
+    .action(
+      action(io, async (ctx, [path, lookupId, target]) => {
+        const input = { path: path as string, lookupId: parseLookupId(lookupId as string), target: target as string };
+        const client = await ctx.client();
+        await client.messageMove(input);
+        ctx.print({}, () => `Moved message ${input.lookupId} of ${path} to ${target}.`);
+      }),
+    );
+
+  message
+    .command('reject <path> <lookupid>')
+    .description(
+      'reject one message: it is removed, and its sender gets NACK_RECEIVE_REJECTED (0xC004) when it asked for negative receive acknowledgments',
+    )
+    .action(
+      action(io, async (ctx, [path, lookupId]) => {
+        const input = { path: path as string, lookupId: parseLookupId(lookupId as string) };
+        const client = await ctx.client();
+        await client.messageReject(input);
+        ctx.print({}, () => `Rejected message ${input.lookupId} of ${path}.`);
       }),
     );
 

@@ -6,6 +6,7 @@ import { formatMessage, formatMessagePage } from '../format/messages.js';
 import type { CliIo } from '../io.js';
 import { parseNumber, parseTimeoutSeconds } from '../parse-values.js';
 import { addSendOptions, sendPropertiesFrom } from '../send-options.js';
+import { addLookupOptions, lookingUp, lookupFrom } from '../lookup-options.js';
 
 /** Registers send, receive, peek, messages and arrive. */
 export function registerMessagingCommands(program: Command, io: CliIo): void {
@@ -24,39 +25,49 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
       }),
     );
 
-  program
-    .command('receive <path>')
-    .description('remove and print the first message (exit 3 when none arrives within --timeout)')
-    .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0 = do not wait)')
-    .option('--transactional', 'receive in a single-message transaction (from a transactional queue)')
-    .action(
-      action(io, async (ctx, [path]) => {
-        const timeout = ctx.options['timeout'];
-        const input = {
-          path: path as string,
-          ...(timeout !== undefined ? { timeoutMs: parseTimeoutSeconds(String(timeout)) } : {}),
-          ...(ctx.options['transactional'] ? { transactional: true } : {}),
-        };
-        const client = await ctx.client();
-        ctx.print(await client.receive(input), formatMessage);
-      }),
-    );
+  addLookupOptions(
+    program
+      .command('receive <path>')
+      .description(
+        'remove and print the first message, or the one --lookup-id/--action names (exit 3 when none arrives within --timeout, or the lookup finds none)',
+      )
+      .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0 = do not wait)')
+      .option('--transactional', 'receive in a single-message transaction (from a transactional queue)'),
+  ).action(
+    action(io, async (ctx, [path]) => {
+      const timeout = ctx.options['timeout'];
+      const lookup = lookupFrom(ctx.options);
+      const input = {
+        path: path as string,
+        ...(timeout !== undefined ? { timeoutMs: parseTimeoutSeconds(String(timeout)) } : {}),
+        ...(ctx.options['transactional'] ? { transactional: true } : {}),
+        ...lookup,
+      };
+      const client = await ctx.client();
+      ctx.print(await lookingUp(lookup.lookupAction !== undefined, () => client.receive(input)), formatMessage);
+    }),
+  );
 
-  program
-    .command('peek <path>')
-    .description('print the first message without removing it (exit 3 when none arrives within --timeout)')
-    .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0)')
-    .action(
-      action(io, async (ctx, [path]) => {
-        const timeout = ctx.options['timeout'];
-        const input = {
-          path: path as string,
-          ...(timeout !== undefined ? { timeoutMs: parseTimeoutSeconds(String(timeout)) } : {}),
-        };
-        const client = await ctx.client();
-        ctx.print(await client.peek(input), formatMessage);
-      }),
-    );
+  addLookupOptions(
+    program
+      .command('peek <path>')
+      .description(
+        'print the first message, or the one --lookup-id/--action names, without removing it (exit 3 when none arrives within --timeout, or the lookup finds none)',
+      )
+      .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0)'),
+  ).action(
+    action(io, async (ctx, [path]) => {
+      const timeout = ctx.options['timeout'];
+      const lookup = lookupFrom(ctx.options);
+      const input = {
+        path: path as string,
+        ...(timeout !== undefined ? { timeoutMs: parseTimeoutSeconds(String(timeout)) } : {}),
+        ...lookup,
+      };
+      const client = await ctx.client();
+      ctx.print(await lookingUp(lookup.lookupAction !== undefined, () => client.peek(input)), formatMessage);
+    }),
+  );
 
   program
     .command('messages <path>')

@@ -19,10 +19,14 @@ export function registerSettingsCommands(program: Command, io: CliIo): void {
 
   settings
     .command('set <name> <value>')
-    .description('change a setting; one that needs a restart waits as pending')
+    .description(
+      'change a setting; one that needs a restart waits as pending. VALUE "none" makes a setting that may be absent (XactDelayReceiveNack) absent again',
+    )
     .action(
       action(io, async (ctx, [name, value]) => {
-        const input = { name: name as string, value: parseNumber(value as string, 'VALUE') };
+        const text = (value as string).trim().toLowerCase();
+        const absent = text === 'none' || text === 'absent' || text === 'default';
+        const input = { name: name as string, value: absent ? null : parseNumber(value as string, 'VALUE') };
         const client = await ctx.client();
         ctx.print(await client.settingsSet(input), formatSetting);
       }),

@@ -42,6 +42,9 @@ export function formatMessage(m: MessageInfo): string {
     ['Arrived', m.arrivedTime],
     ['Time to reach queue', `${formatCount(m.timeToReachQueue)} s`],
     ['Time to be received', m.timeToBeReceived === null ? 'unlimited' : `${formatCount(m.timeToBeReceived)} s`],
+    ['Dead-letter queue', orDash(m.deadLetterQueue)],
+    ['Move count', `${m.moveCount}${m.lastMoveTime ? ` (last ${m.lastMoveTime})` : ''}`],
+    ['Abort count', String(m.abortCount)],
     ['Size', `${formatCount(m.bodySize)} bytes`],
     ['Body', bodyText(m)],
   ]);

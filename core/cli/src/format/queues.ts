@@ -28,6 +28,7 @@ export function formatQueue(q: QueueInfo): string {
     ['Path', q.path],
     ['Format name', q.formatName],
     ['Type', q.type],
+    ...(q.parent ? ([['Subqueue of', q.parent]] as [string, string][]) : []),
     ['Label', orDash(q.label)],
     ['Transactional', yesNo(q.transactional)],
     ['Journal', q.journal ? 'enabled' : 'disabled'],

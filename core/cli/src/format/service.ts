@@ -40,16 +40,22 @@ export function formatStatus(s: ServiceStatus): string {
   ]);
 }
 
+/** A setting's value; a setting may be absent (XactDelayReceiveNack by default). */
+const shown = (value: number | null): string => (value === null ? 'not set' : formatCount(value));
+
+/** Whether a change waits for the restart (`pendingRestart`; older services tell it by `pending` alone). */
+const waits = (x: SettingInfo): boolean => x.pendingRestart ?? x.pending !== null;
+
 /** The settings as a table. */
 export function formatSettings(settings: SettingInfo[]): string {
   return renderTable(
     [
       { header: 'NAME', value: (x: SettingInfo) => x.name },
-      { header: 'VALUE', value: (x) => formatCount(x.value), right: true },
-      { header: 'DEFAULT', value: (x) => formatCount(x.default), right: true },
+      { header: 'VALUE', value: (x) => shown(x.value), right: true },
+      { header: 'DEFAULT', value: (x) => shown(x.default), right: true },
       { header: 'UNIT', value: (x) => x.unit },
       { header: 'RESTART', value: (x) => (x.restartRequired ? 'required' : '-') },
-      { header: 'PENDING', value: (x) => (x.pending === null ? '-' : formatCount(x.pending)), right: true },
+      { header: 'PENDING', value: (x) => (waits(x) ? shown(x.pending) : '-'), right: true },
     ],
     settings,
   );
@@ -57,7 +63,6 @@ export function formatSettings(settings: SettingInfo[]): string {
 
 /** One setting after a change. */
 export function formatSetting(x: SettingInfo): string {
-  const pending =
-    x.pending === null ? '' : `; ${formatCount(x.pending)} takes effect at the next restart (qk service restart)`;
-  return `${x.name} = ${formatCount(x.value)} ${x.unit}${pending}`;
+  const pending = waits(x) ? `; ${shown(x.pending)} takes effect at the next restart (qk service restart)` : '';
+  return `${x.name} = ${shown(x.value)} ${x.unit}${pending}`;
 }

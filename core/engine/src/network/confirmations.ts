@@ -12,16 +12,6 @@ import { deadLetter } from '../acknowledgments.js';
 import { draftOf } from '../placement.js';
 import type { ControlItem, PendingControl } from './port-types.js';
 
-/** A setting that a newer engine may define; its MSMQ default until then. */
-function settingOr(core: Core, name: string, fallback: number): number {
-  try {
-    const value = (core.settings as unknown as { get(name: string): number | null }).get(name);
-    return typeof value === 'number' ? value : fallback;
-  } catch {
-    return fallback;
-  }
-}
-
 // ── the source: sent records ──────────────────────────────────────────────────────────────────────────
 
 /**
@@ -34,8 +24,8 @@ export function recordSent(core: Core, message: StoredMessage, destKey: string):
   let finalByMs: number | null = null;
   if (receiveBy !== Infinity && message.ttbr !== null) {
     const ttrqS = message.ttrq >= Limits.LONG_LIVED ? Infinity : message.ttrq;
-    const configured = settingOr(core, 'XactDelayReceiveNack', -1);
-    finalByMs = receiveBy + (configured >= 0 ? configured : Math.min(message.ttbr, ttrqS)) * 1000;
+    const configured = core.settings.getNullable('XactDelayReceiveNack');
+    finalByMs = receiveBy + (configured ?? Math.min(message.ttbr, ttrqS)) * 1000;
   }
   const record = JSON.stringify({ ...draftOf(message), body: message.body.toString('base64') });
   core.store.delivery.putSent({ msgId: message.msgId, destKey, finalByMs, record });

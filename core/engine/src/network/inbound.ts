@@ -9,6 +9,7 @@ import { Delivery, Limits, MessageClass, parseQueueName, type QueueRef } from '@
 import type { QueueRecord } from '@qk/store';
 import type { Core } from '../core.js';
 import type { DuplicateCache } from '../duplicate-cache.js';
+import type { ArrivalsInFlight } from '../network-arrival.js';
 import { arrive } from '../arrival.js';
 import { failDelivery } from '../acknowledgments.js';
 import { oweSequenceAck } from './owed.js';
@@ -19,6 +20,8 @@ export interface InboundDeps {
   core: Core;
   execute<T>(durable: boolean, work: () => T): Promise<T>;
   duplicates: DuplicateCache;
+  /** Shared with messageArrive: a second copy of a message still deciding waits for the first. */
+  arrivals: ArrivalsInFlight;
 }
 
 const stored: DeliveryOutcome = { outcome: 'stored' };
@@ -86,27 +89,35 @@ function destinationQueue(core: Core, ref: QueueRef): QueueRecord | undefined {
 /** A nontransactional message (or one without a sequence) for a queue of this computer. */
 async function deliverOne(deps: InboundDeps, ref: QueueRef, m: TransitMessage): Promise<DeliveryOutcome> {
   const { core } = deps;
-  const now = core.clock.now();
-  // R-U1/R-U2: a copy sent again after a lost confirmation is dropped by (source computer, message ID).
-  if (!m.transactional && deps.duplicates.checkAndRemember(m.sourceMachineId, m.msgId, now))
-    return { outcome: 'duplicate' };
-  const draft = draftFromTransit(m, now);
-  const outcome = await deps.execute(draft.delivery === Delivery.RECOVERABLE, (): DeliveryOutcome => {
-    const queue = destinationQueue(core, ref);
-    if (!queue) {
-      failDelivery(core, draft, MessageClass.NACK_BAD_DST_Q); // R-A5, R-D1: on the computer that failed
+  const draft = draftFromTransit(m, core.clock.now());
+  const place = (): Promise<DeliveryOutcome> =>
+    deps.execute(draft.delivery === Delivery.RECOVERABLE, (): DeliveryOutcome => {
+      const queue = destinationQueue(core, ref);
+      if (!queue) {
+        failDelivery(core, draft, MessageClass.NACK_BAD_DST_Q); // R-A5, R-D1: on the computer that failed
+        return stored;
+      }
+      if (m.reachQueueWithinMs !== null && m.reachQueueWithinMs <= 0) {
+        failDelivery(core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: it ran out on the way
+        return stored;
+      }
+      const result = arrive(core, draft, queue, 'network');
+      // R-Q4: a full computer stores nothing and sends no NACK; the sender keeps trying.
+      if (!result.placed && result.failureClass === null) return { outcome: 'retry', reason: result.reason };
       return stored;
-    }
-    if (m.reachQueueWithinMs !== null && m.reachQueueWithinMs <= 0) {
-      failDelivery(core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: it ran out on the way
-      return stored;
-    }
-    const result = arrive(core, draft, queue, 'network');
-    // R-Q4: a full computer stores nothing and sends no NACK; the sender keeps trying.
-    if (!result.placed && result.failureClass === null) return { outcome: 'retry', reason: result.reason };
-    return stored;
+    });
+  if (m.transactional) return place(); // R-U1: transactional messages have their sequences instead
+  // R-U1/R-U2: a copy sent again after a lost confirmation is dropped by (source computer, message ID); the ID
+  // is remembered once the message is stored, so one refused now is taken when it comes again.
+  let outcome: DeliveryOutcome = { outcome: 'duplicate' };
+  const key = `${m.sourceMachineId}|${m.msgId}`.toLowerCase();
+  await deps.arrivals.run(key, async () => {
+    if (deps.duplicates.isDuplicate(m.sourceMachineId, m.msgId)) return false;
+    outcome = await place();
+    if (outcome.outcome !== 'stored') return false;
+    deps.duplicates.remember(m.sourceMachineId, m.msgId, core.clock.now());
+    return true;
   });
-  if (outcome.outcome === 'retry' && !m.transactional) deps.duplicates.forget(m.sourceMachineId, m.msgId);
   return outcome;
 }
 

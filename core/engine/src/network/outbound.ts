@@ -41,22 +41,12 @@ interface Unconfirmed {
 /** A transaction's messages are never split across leases; this caps the one a lease may grow to. */
 const GROUP_CAP = 10_000;
 
-/** A setting a newer engine may define; the MSMQ default until then. */
-function seconds(core: Core, name: string, fallback: number): number {
-  try {
-    const value = (core.settings as unknown as { get(name: string): number | null }).get(name);
-    return typeof value === 'number' ? value : fallback;
-  } catch {
-    return fallback;
-  }
-}
-
 /** R-E4: 30 s three times, 5 min three times, 30 min three times, then every 6 h (SeqResend*Time). */
 function resendDelayMs(core: Core, sends: number): number {
-  if (sends <= 3) return seconds(core, 'SeqResend13Time', 30) * 1000;
-  if (sends <= 6) return seconds(core, 'SeqResend46Time', 300) * 1000;
-  if (sends <= 9) return seconds(core, 'SeqResend79Time', 1_800) * 1000;
-  return seconds(core, 'SeqResend10Time', 21_600) * 1000;
+  if (sends <= 3) return core.settings.get('SeqResend13Time') * 1000;
+  if (sends <= 6) return core.settings.get('SeqResend46Time') * 1000;
+  if (sends <= 9) return core.settings.get('SeqResend79Time') * 1000;
+  return core.settings.get('SeqResend10Time') * 1000;
 }
 
 export class Outbound {

@@ -2,6 +2,7 @@
 import type { Core } from '../core.js';
 import type { Claims } from '../claims.js';
 import type { DuplicateCache } from '../duplicate-cache.js';
+import type { ArrivalsInFlight } from '../network-arrival.js';
 import type { NetworkConfig } from './config.js';
 import { expireSent, pendingControl, receiveControl } from './confirmations.js';
 import { deliverInbound } from './inbound.js';
@@ -21,6 +22,7 @@ export interface PortDeps {
   core: Core;
   claims: Claims;
   duplicates: DuplicateCache;
+  arrivals: ArrivalsInFlight;
   config: NetworkConfig;
   execute<T>(durable: boolean, work: () => T): Promise<T>;
   runNow<T>(work: () => T): T;
@@ -71,8 +73,8 @@ export class EngineNetworkPort implements NetworkPort {
   }
 
   deliver(from: ComputerRef, messages: readonly TransitMessage[], routing: boolean): Promise<DeliveryOutcome[]> {
-    const { core, execute, duplicates } = this.#deps;
-    return deliverInbound({ core, execute, duplicates }, from, messages, routing);
+    const { core, execute, duplicates, arrivals } = this.#deps;
+    return deliverInbound({ core, execute, duplicates, arrivals }, from, messages, routing);
   }
 
   pendingControl(via: (computer: string) => boolean, max: number): PendingControl | null {

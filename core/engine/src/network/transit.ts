@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Delivery, Limits } from '@qk/model';
 import type { MessageTable, StoredMessage, TransitRecord } from '@qk/store';
 import type { Core } from '../core.js';
-import { timerDeadlines, type Draft } from '../drafts.js';
+import { storedSize, timerDeadlines, type Draft } from '../drafts.js';
 import type { TransitMessage, TransitSequence } from './port-types.js';
 
 /** Records a message that entered an outgoing queue on this computer (a send, a move, an acknowledgment). */
@@ -96,13 +96,14 @@ export function toTransit(
  */
 export function draftFromTransit(m: TransitMessage, nowMs: number): Draft {
   const seconds = (ms: number): number => Math.ceil(ms / 1000);
-  return {
+  const draft: Draft = {
     priority: m.priority,
     msgId: m.msgId,
     classCode: m.classCode,
     label: m.label,
     body: m.body,
-    size: m.body.length,
+    size: 0,
+    bodySize: m.body.length,
     delivery: m.recoverable || m.transactional ? Delivery.RECOVERABLE : Delivery.EXPRESS,
     journal: m.journal,
     ack: m.ack,
@@ -113,11 +114,19 @@ export function draftFromTransit(m: TransitMessage, nowMs: number): Draft {
     appSpecific: m.appSpecific,
     sourceMachine: m.sourceMachine,
     sourceMachineId: m.sourceMachineId,
-    // The source's send time stays what it was; the timers are rebased on this computer's clock below.
-    sentMs: nowMs,
+    sentMs: m.sentMs,
+    // R-X2: the timers start again here, with what remained of them.
+    timerBaseMs: nowMs,
     ttrq: m.reachQueueWithinMs === null ? Limits.LONG_LIVED : seconds(m.reachQueueWithinMs),
     ttbr: m.receiveWithinMs === null ? null : seconds(m.receiveWithinMs),
     transactional: m.transactional,
     conversation: m.conversation,
+    moveCount: 0,
+    abortCount: 0,
+    lastMoveMs: null,
+    // A per-application dead-letter queue is the source's own (R-D9): it never travels.
+    deadLetterQueue: null,
   };
+  draft.size = storedSize(draft);
+  return draft;
 }

@@ -104,6 +104,19 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
     },
     messagesDelete: async ({ path, lookupIds }) => ({ deleted: engine().deleteMessages(path, lookupIds) }),
     messagesMove: async ({ path, lookupIds, target }) => engine().moveMessages(path, lookupIds, target),
+    messageMove: async ({ path, lookupId, target }) => {
+      await engine().moveMessage(path, lookupId, target);
+      return {};
+    },
+    messageReject: async ({ path, lookupId }) => {
+      await engine().rejectMessage(path, lookupId);
+      return {};
+    },
+    resend: async ({ path, lookupIds }) => engine().resendDeadLetters(path, lookupIds),
+    messagesExport: async ({ path, after, limit }) => engine().exportMessages(path, after, limit ?? 1_000),
+    messagesImport: async ({ path, messages, mode }) => ({
+      imported: await engine().importMessages(path, messages, mode),
+    }),
     messageFind: async ({ id }) => engine().findMessage(id),
     acknowledgmentsFor: async ({ id }) => engine().acknowledgmentsFor(id),
     messageArrive: async ({ path, message }) => engine().arrive(path, message),

@@ -127,7 +127,11 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
   let markStopped!: () => void;
   const stopped = new Promise<void>((done) => (markStopped = done));
   let stopping: Promise<void> | undefined;
-  const onSignal = (): void => void stop();
+  // A stop started by a signal, a client or a fault has nobody to answer: a failure of it is logged.
+  const stopFailed = (error: unknown): void => logger.error({ err: error }, 'The service did not stop cleanly');
+  const onSignal = (): void => {
+    stop().catch(stopFailed);
+  };
   let unguard = (): void => undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
@@ -151,11 +155,19 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     })();
     return stopping;
   };
-  host.onStopRequested(() => void stop());
+  host.onStopRequested(() => {
+    stop().catch(stopFailed);
+  });
   if (options.processOwner) {
     const fatal = (error: unknown): void => {
       logger.fatal({ err: error }, 'The store is broken: the service stops, releasing its data folder');
-      void stop().finally(() => process.exit(1));
+      stop().then(
+        () => process.exit(1),
+        (stopError: unknown) => {
+          stopFailed(stopError);
+          process.exit(1);
+        },
+      );
     };
     host.onFatalError(fatal);
     unguard = guardProcess(logger, fatal);

@@ -32,6 +32,10 @@ export function message(lookupId: number, patch: Partial<MessageInfo> = {}): Mes
     transactional: false,
     conversation: null,
     status: 1,
+    moveCount: 0,
+    abortCount: 0,
+    lastMoveTime: null,
+    deadLetterQueue: null,
     ...patch,
   };
 }

@@ -1,0 +1,229 @@
+/**
+ * `qk resend`, `qk export` and `qk import`: what the console does with dead letters and with messages
+ * saved to a file, as commands. The file format is docs/message-file-format.md: JSON Lines, a header line
+ * and then one message per line, every property kept and bodies in base64.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import type { QkClient } from '@qk/client';
+import type { ExportedMessage, MessageInfo } from '@qk/model';
+import { action } from '../context.js';
+import { formatCount } from '../format/table.js';
+import type { CliIo } from '../io.js';
+import { parseLookupId } from '../parse-values.js';
+import { UsageError } from '../usage-error.js';
+
+/** The header line of an export file. */
+interface FileHeader {
+  format: 'queuekeeper.messages';
+  version: 2;
+  computer: string;
+  computerId: string;
+  path: string;
+  exportedTime: string;
+}
+
+/** Messages per import call, and the body bytes after which a batch is sent early (the API takes 16 MB). */
+const IMPORT_BATCH = 500;
+const IMPORT_BATCH_BYTES = 6 * 1024 * 1024;
+
+const plural = (n: number, one: string): string => `${formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
+
+/** Writes every message of a queue to `file`, page by page; the file appears only once it is complete. */
+async function exportQueue(client: QkClient, path: string, file: string): Promise<number> {
+  const status = await client.serviceStatus({});
+  const partial = `${file}.partial`;
+  const out = createWriteStream(partial, { encoding: 'utf8' });
+  const write = async (line: string): Promise<void> => {
+    if (!out.write(`${line}\n`)) await once(out, 'drain');
+  };
+  let exported = 0;
+  try {
+    const header: FileHeader = {
+      format: 'queuekeeper.messages',
+      version: 2,
+      computer: status.name,
+      computerId: status.id,
+      path,
+      exportedTime: new Date().toISOString(),
+    };
+    await write(JSON.stringify(header));
+    let after: string | undefined;
+    for (;;) {
+      const page = await client.messagesExport({ path, ...(after !== undefined ? { after } : {}) });
+      for (const m of page.messages) await write(JSON.stringify(m));
+      exported += page.messages.length;
+      if (page.next === null) break;
+      after = page.next;
+    }
+    out.end();
+    await once(out, 'finish');
+    await rename(partial, file);
+    return exported;
+  } catch (error) {
+    out.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+/** A message of the console's first export format (a JSON document of MessageInfo), as version 2 has it. */
+function fromVersion1(m: MessageInfo): ExportedMessage {
+  return {
+    lookupId: m.lookupId,
+    id: m.id,
+    classCode: m.classCode,
+    label: m.label,
+    bodyBase64: m.bodyBase64,
+    priority: m.priority,
+    delivery: m.delivery,
+    journal: m.journal,
+    acknowledge: m.acknowledge,
+    adminQueue: m.adminQueue,
+    responseQueue: m.responseQueue,
+    destinationQueue: m.destinationQueue,
+    correlationId: m.correlationId,
+    appSpecific: m.appSpecific,
+    sourceMachine: m.sourceMachine,
+    sourceMachineId: m.sourceMachineId,
+    sentTime: m.sentTime,
+    arrivedTime: m.arrivedTime,
+    timerBaseTime: m.sentTime,
+    timeToReachQueue: m.timeToReachQueue,
+    timeToBeReceived: m.timeToBeReceived,
+    transactional: m.transactional,
+    conversation: m.conversation,
+    status: m.status,
+    moveCount: m.moveCount ?? 0,
+    abortCount: m.abortCount ?? 0,
+    lastMoveTime: m.lastMoveTime ?? null,
+    deadLetterQueue: m.deadLetterQueue ?? null,
+  };
+}
+
+/** The messages of an export file, one at a time (version 2), or all of a version-1 document. */
+async function* readExport(file: string): AsyncGenerator<ExportedMessage> {
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let header: Partial<FileHeader> | null = null;
+  let lineNo = 0;
+  const rest: string[] = [];
+  for await (const line of lines) {
+    lineNo += 1;
+    if (line.trim() === '') continue;
+    if (header === null) {
+      try {
+        header = JSON.parse(line) as Partial<FileHeader>;
+      } catch {
+        // A version-1 file is one JSON document over many lines.
+        header = {};
+        rest.push(line);
+        continue;
+      }
+      if (header.format !== 'queuekeeper.messages' || header.version !== 2)
+        throw new UsageError(`${file} is not a Queuekeeper message file (its first line is not the header).`);
+      continue;
+    }
+    if (header.version !== 2) {
+      rest.push(line);
+      continue;
+    }
+    try {
+      yield JSON.parse(line) as ExportedMessage;
+    } catch (error) {
+      throw new UsageError(`${file} line ${lineNo}: not JSON (${(error as Error).message}).`);
+    }
+  }
+  if (header === null) return;
+  if (header.version !== 2) {
+    let doc: unknown;
+    try {
+      doc = JSON.parse(rest.join('\n'));
+    } catch {
+      throw new UsageError(`${file} is not a Queuekeeper message file.`);
+    }
+    const d = doc as { format?: unknown; messages?: unknown };
+    if (d.format !== 'queuekeeper.messages' || !Array.isArray(d.messages))
+      throw new UsageError(`${file} is not a Queuekeeper message file.`);
+    for (const m of d.messages as MessageInfo[]) yield fromVersion1(m);
+  }
+}
+
+/** Reads an export file into a queue, batch by batch; each batch is stored whole or not at all. */
+async function importFile(client: QkClient, path: string, file: string): Promise<number> {
+  let imported = 0;
+  let batch: ExportedMessage[] = [];
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    try {
+      imported += (await client.messagesImport({ path, messages: batch })).imported;
+    } catch (error) {
+      if (error instanceof Error && imported > 0)
+        error.message = `${error.message} (${plural(imported, 'message')} of the file were imported before this batch)`;
+      throw error;
+    }
+    batch = [];
+    bytes = 0;
+  };
+  for await (const m of readExport(file)) {
+    const size = typeof m.bodyBase64 === 'string' ? m.bodyBase64.length : 0;
+    if (batch.length > 0 && (batch.length >= IMPORT_BATCH || bytes + size > IMPORT_BATCH_BYTES)) await flush();
+    batch.push(m);
+    bytes += size;
+  }
+  await flush();
+  return imported;
+}
+
+/** Registers resend, export and import. */
+export function registerTransferCommands(program: Command, io: CliIo): void {
+  program
+    .command('resend <path> [lookupids...]')
+    .description(
+      'resend dead letters (all, or those named) from a dead-letter queue to their destination queues: class NORMAL, same ID and properties, timers counted again from now',
+    )
+    .action(
+      action(io, async (ctx, [path, ...ids]) => {
+        const lookupIds = ids.map((id) => parseLookupId(id));
+        const client = await ctx.client();
+        const result = await client.resend({
+          path: path as string,
+          ...(lookupIds.length > 0 ? { lookupIds } : {}),
+        });
+        ctx.print(result, (r) =>
+          [
+            `Resent ${plural(r.resent, 'message')}.`,
+            ...r.failed.map((f) => `  ${f.lookupId}: ${f.error.code}: ${f.error.message}`),
+          ].join('\n'),
+        );
+      }),
+    );
+
+  program
+    .command('export <path> <file>')
+    .description('write every message of a queue to FILE, losslessly (every property, binary bodies; JSON Lines)')
+    .action(
+      action(io, async (ctx, [path, file]) => {
+        const client = await ctx.client();
+        const exported = await exportQueue(client, path as string, file as string);
+        ctx.print({ exported }, (r) => `Exported ${plural(r.exported, 'message')} of ${path} to ${file}.`);
+      }),
+    );
+
+  program
+    .command('import <path> <file>')
+    .description('read a file written by qk export (or the console) back into a queue, every property as it was')
+    .action(
+      action(io, async (ctx, [path, file]) => {
+        const client = await ctx.client();
+        const imported = await importFile(client, path as string, file as string).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${file}: no such file.`);
+          throw error;
+        });
+        ctx.print({ imported }, (r) => `Imported ${plural(r.imported, 'message')} into ${path}.`);
+      }),
+    );
+}

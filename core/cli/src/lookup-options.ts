@@ -1,0 +1,42 @@
+/** `--lookup-id N --action first|last|next|previous|current` of `qk peek` and `qk receive` (R-L2). */
+import type { Command } from 'commander';
+import { isQkError, lookupActions, QkError, type LookupAction } from '@qk/model';
+import { parseLookupId } from './parse-values.js';
+import { UsageError } from './usage-error.js';
+
+/** A lookup that found no message: MSMQ's MESSAGE_NOT_FOUND, and exit 3 as for a receive that timed out. */
+export class NothingThereError extends QkError {}
+
+/** Adds the lookup options to a command. */
+export function addLookupOptions(command: Command): Command {
+  return command
+    .option('--lookup-id <n>', 'the message with this lookup ID (or, with --action, one relative to it)')
+    .option(
+      '--action <action>',
+      'with --lookup-id: current (default), next, previous; or first, last (which need no --lookup-id)',
+    );
+}
+
+/** The lookup part of a peek or receive input, from the parsed options. */
+export function lookupFrom(o: Record<string, unknown>): { lookupId?: number; lookupAction?: LookupAction } {
+  const id = o['lookupId'] === undefined ? undefined : parseLookupId(String(o['lookupId']));
+  const actionText = o['action'] === undefined ? undefined : String(o['action']).trim().toLowerCase();
+  if (actionText === undefined) return id === undefined ? {} : { lookupId: id, lookupAction: 'current' };
+  const action = lookupActions.find((a) => a === actionText || (a === 'previous' && actionText === 'prev'));
+  if (!action)
+    throw new UsageError(`--action must be one of ${lookupActions.join(', ')}, not '${String(o['action'])}'.`);
+  if (id === undefined && action !== 'first' && action !== 'last')
+    throw new UsageError(`--action ${action} needs --lookup-id N.`);
+  return { ...(id !== undefined ? { lookupId: id } : {}), lookupAction: action };
+}
+
+/** Runs a lookup; a lookup that finds nothing becomes NothingThereError (exit 3). */
+export async function lookingUp<T>(byLookup: boolean, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (byLookup && isQkError(error) && error.code === 'MESSAGE_NOT_FOUND')
+      throw new NothingThereError(error.code, error.message);
+    throw error;
+  }
+}

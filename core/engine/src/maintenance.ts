@@ -1,0 +1,74 @@
+/**
+ * The queue manager's housekeeping on the timer tick, each at its own interval: the duplicate cache's
+ * cleanup (RemoveDuplicateCleanup, R-U3), idle subqueues (R-S1), idle empty outgoing queues (CleanupInterval),
+ * the message store's free space (MessageCleanupInterval) and the traffic meter's idle rings.
+ */
+import type { QueueRecord } from '@qk/store';
+import type { EngineContext } from './engine-context.js';
+import type { DuplicateCache } from './duplicate-cache.js';
+import { IdleSubqueues } from './subqueues.js';
+import type { TrafficMeter } from './traffic.js';
+
+export interface MaintenanceSettings {
+  /** CleanupInterval (ms): how long an empty outgoing queue stays idle before it goes. */
+  outgoingIdleMs: number;
+  /** MessageCleanupInterval (ms): how often the store gives back the space of removed messages. */
+  storeCleanupMs: number;
+}
+
+export class Maintenance {
+  private readonly subqueues = new IdleSubqueues();
+  /** When each outgoing queue last had traffic. */
+  private readonly outgoingActivity = new Map<number, number>();
+  private lastStoreCleanupMs: number;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly duplicates: DuplicateCache,
+    private readonly traffic: TrafficMeter,
+    private readonly settings: MaintenanceSettings,
+    startMs: number,
+  ) {
+    this.lastStoreCleanupMs = startMs;
+  }
+
+  /** Notes the queues whose messages changed in the last tick. */
+  touched(queue: QueueRecord, nowMs: number): void {
+    if (queue.kind === 'outgoing') this.outgoingActivity.set(queue.id, nowMs);
+  }
+
+  tick(nowMs: number): void {
+    this.duplicates.cleanup(nowMs);
+    this.traffic.sweep(nowMs);
+    this.subqueues.sweep(this.ctx, nowMs);
+    this.removeIdleOutgoingQueues(nowMs);
+    if (nowMs - this.lastStoreCleanupMs >= this.settings.storeCleanupMs) {
+      this.lastStoreCleanupMs = nowMs;
+      // MSMQ deletes its empty storage files; here the write-ahead log gives its space back.
+      this.ctx.core.store.checkpoint();
+    }
+  }
+
+  /**
+   * An outgoing queue exists while messages wait in it; once it is empty and has had no traffic for
+   * CleanupInterval it goes, as MSMQ tears down idle outgoing queues (reference §3.1).
+   */
+  private removeIdleOutgoingQueues(nowMs: number): void {
+    const { core } = this.ctx;
+    const idle = core.registry.all().filter((q) => {
+      if (q.kind !== 'outgoing' || core.registry.usageOf(q.id).count > 0) return false;
+      const last = this.outgoingActivity.get(q.id) ?? q.createdMs;
+      return nowMs - last >= this.settings.outgoingIdleMs;
+    });
+    if (idle.length === 0) return;
+    this.ctx.runner.runNow(() => {
+      for (const q of idle) core.store.queues.remove(q.id);
+    });
+    for (const q of idle) {
+      core.registry.remove(q);
+      this.outgoingActivity.delete(q.id);
+      this.traffic.forget(q.id);
+      core.emit({ type: 'queueDeleted', path: q.name });
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/** Emptying and deleting queues: purge (R-P*) and queue deletion (R-Q1), subqueues and journal with their queue. */
+import { QkError } from '@qk/model';
+import type { EngineContext } from './engine-context.js';
+import { removeChunk } from './removal.js';
+import type { UnitOptions } from './unit-runner.js';
+
+/** Deletions may use the store's space reserve on a full disk (unit-runner.ts): deleting is how room is made. */
+const FREES_SPACE: UnitOptions = { freesSpace: true };
+
+/** Purges a queue; messages held by an open receive go when that receive ends (R-P2). Returns how many went. */
+export async function purgeQueue(ctx: EngineContext, path: string): Promise<number> {
+  const { core } = ctx;
+  const queue = ctx.resolveExisting(path);
+  ctx.claims.markRemoval(queue.id, 'purged');
+  const skip = ctx.claims.idsIn(queue.id);
+  let purged = 0;
+  for (;;) {
+    const n = await ctx.runner.runDurable(() => removeChunk(core, queue, skip, 'purged'), FREES_SPACE);
+    if (n === 0) break;
+    purged += n;
+  }
+  core.emit({ type: 'queuePurged', path: core.registry.pathOf(queue), purged });
+  return purged;
+}
+
+/**
+ * Deletes an application queue with its journal and subqueues. R-Q1: every message leaves with reason
+ * "queue deleted", those held by a receive included; receivers waiting on them fail with QUEUE_DELETED.
+ */
+export async function deleteQueue(ctx: EngineContext, path: string): Promise<void> {
+  const { core } = ctx;
+  const { registry } = core;
+  const queue = ctx.resolveExisting(path);
+  if (queue.kind !== 'private' && queue.kind !== 'public')
+    throw new QkError('ACCESS_DENIED', `'${registry.pathOf(queue)}' cannot be deleted: only application queues can.`);
+  const shownPath = registry.pathOf(queue);
+  const journal = registry.journalOf(queue.id);
+  const subqueues = registry.subqueuesOf(queue.id);
+  const subqueuePaths = subqueues.map((q) => registry.pathOf(q));
+  const family = [queue, ...subqueues];
+  for (const q of family)
+    ctx.waiters.fail(q.id, new QkError('QUEUE_DELETED', `The queue '${registry.pathOf(q)}' was deleted.`));
+  for (const q of [...family, journal]) {
+    if (!q) continue;
+    ctx.claims.markRemoval(q.id, 'queueDeleted');
+    while ((await ctx.runner.runDurable(() => removeChunk(core, q, [], 'queueDeleted'), FREES_SPACE)) > 0);
+  }
+  const gone = [...subqueues, ...(journal ? [journal] : []), queue];
+  await ctx.runner.runDurable(() => gone.forEach((q) => core.store.queues.remove(q.id)), FREES_SPACE);
+  for (const q of gone) ctx.forget(q);
+  for (const p of subqueuePaths) core.emit({ type: 'queueDeleted', path: p });
+  core.emit({ type: 'queueDeleted', path: shownPath });
+}

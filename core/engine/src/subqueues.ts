@@ -1,0 +1,139 @@
+/**
+ * Subqueues (MSMQ 4.0, R-S1–R-S7): `;name` parts of an application queue, opened (created) on first use,
+ * removed when empty and unused, sharing their queue's properties and quota. Messages move between a queue and
+ * its subqueues in place — same row, same lookup ID, one more move — as MSMQ's MoveMessage does.
+ */
+import { Limits, QkError } from '@qk/model';
+import type { QueueRecord } from '@qk/store';
+import type { Core } from './core.js';
+import type { EngineContext } from './engine-context.js';
+import { newQueueRecord } from './queue-admin.js';
+
+const isApplicationQueue = (q: QueueRecord): boolean => q.kind === 'private' || q.kind === 'public';
+
+/** Creates a subqueue of `parent` (R-S1); it has no properties of its own (R-S4). Runs inside a unit of work. */
+export function createSubqueue(core: Core, parent: QueueRecord, name: string): QueueRecord {
+  if (!isApplicationQueue(parent))
+    throw new QkError('ILLEGAL_QUEUE_PATHNAME', 'Only application queues have subqueues (R-S5).');
+  if (name.length > Limits.MAX_SUBQUEUE_NAME_LENGTH)
+    throw new QkError(
+      'ILLEGAL_QUEUE_PATHNAME',
+      `A subqueue name has at most ${Limits.MAX_SUBQUEUE_NAME_LENGTH} characters.`,
+    );
+  const key = core.registry.subqueueKey(parent.id, name);
+  const existing = core.registry.byKey('subqueue', key);
+  if (existing) return existing;
+  const queue = core.store.queues.insert({
+    ...newQueueRecord('subqueue', name, key, core.clock.now()),
+    parentId: parent.id,
+    transactional: parent.transactional,
+  });
+  core.registry.add(queue);
+  core.effects.onRollback(() => core.registry.remove(queue));
+  core.effects.afterCommit(() => core.emit({ type: 'queueCreated', path: core.registry.pathOf(queue) }));
+  return queue;
+}
+
+/** The application queue at the head of a queue's family: itself, or a subqueue's queue. */
+function headOf(core: Core, queue: QueueRecord): QueueRecord | undefined {
+  if (isApplicationQueue(queue)) return queue;
+  if (queue.kind === 'subqueue') return core.registry.ownerOf(queue);
+  return undefined;
+}
+
+/** True when `a` and `b` are a queue and its subqueue, or two subqueues of one queue (R-S3). */
+export function sameFamily(core: Core, a: QueueRecord, b: QueueRecord): boolean {
+  const head = headOf(core, a);
+  return head !== undefined && head === headOf(core, b) && a.id !== b.id;
+}
+
+/**
+ * MoveMessage (R-S3): moves a ready message between a queue and its subqueues, or between sibling subqueues.
+ * The message keeps its row and lookup ID; its move count goes up and its abort count starts again (R-S7);
+ * quota use does not change (R-Q5).
+ */
+export async function moveWithinFamily(
+  ctx: EngineContext,
+  source: QueueRecord,
+  lookupId: number,
+  target: QueueRecord,
+): Promise<void> {
+  const { core } = ctx;
+  const message = ctx.messageIn(source, lookupId);
+  if (message.status !== 1)
+    throw new QkError(
+      'MESSAGE_NOT_FOUND',
+      `Message ${lookupId} was received already (it is retained); it cannot move.`,
+    );
+  if (ctx.claims.has(lookupId))
+    throw new QkError(
+      'MESSAGE_LOCKED_UNDER_TRANSACTION',
+      `Message ${lookupId} is held by a receive that has not ended.`,
+    );
+  await ctx.holding([message], () =>
+    ctx.execute(message.table === 'main', () => {
+      const to = core.registry.get(target.id) ?? createSubqueue(core, core.registry.ownerOf(target), target.name);
+      const now = core.clock.now();
+      if (!core.store.messages.moveTo(message.table, lookupId, to.id, now))
+        throw new QkError('MESSAGE_NOT_FOUND', `Message ${lookupId} is gone from '${core.registry.pathOf(source)}'.`);
+      core.registry.count(source.id, -1, -message.size);
+      core.registry.count(to.id, 1, message.size);
+      core.traffic(source.id, 0, 1, -1);
+      core.traffic(to.id, 1, 0, 1);
+      core.effects.onRollback(() => {
+        core.registry.count(source.id, 1, message.size);
+        core.registry.count(to.id, -1, -message.size);
+        core.traffic(source.id, 0, -1, 1);
+        core.traffic(to.id, -1, 0, -1);
+      });
+      const fromPath = core.registry.pathOf(source);
+      const toPath = core.registry.pathOf(to);
+      core.effects.afterCommit(() => {
+        core.touched(source.id);
+        core.touched(to.id);
+        core.emit({ type: 'messageRemoved', path: fromPath, lookupId, reason: 'moved' });
+        core.emit({ type: 'messageArrived', path: toPath, lookupId, id: message.msgId, classCode: message.classCode });
+        core.wake(to.id);
+      });
+    }),
+  );
+}
+
+/** How long an empty, unused subqueue stays before it goes: a console looking at it is "an open handle". */
+export const IDLE_SUBQUEUE_MS = 10_000;
+
+/**
+ * R-S1: a subqueue goes once it is empty and nobody waits on it or holds one of its messages — after
+ * IDLE_SUBQUEUE_MS of that, so one that is being looked at or about to be used does not flicker away.
+ */
+export class IdleSubqueues {
+  private readonly emptySince = new Map<number, number>();
+
+  /** Runs on the timer tick. */
+  sweep(ctx: EngineContext, nowMs: number): void {
+    const { core } = ctx;
+    const idle: QueueRecord[] = [];
+    for (const q of core.registry.allSubqueues()) {
+      const unused =
+        core.registry.usageOf(q.id).count === 0 && !ctx.waiters.has(q.id) && ctx.claims.countIn(q.id) === 0;
+      if (!unused) {
+        this.emptySince.delete(q.id);
+        continue;
+      }
+      const since = this.emptySince.get(q.id);
+      if (since === undefined) this.emptySince.set(q.id, nowMs);
+      else if (nowMs - since >= IDLE_SUBQUEUE_MS) idle.push(q);
+    }
+    for (const id of this.emptySince.keys()) if (!core.registry.get(id)) this.emptySince.delete(id);
+    if (idle.length === 0) return;
+    const paths = idle.map((q) => core.registry.pathOf(q));
+    ctx.runner.runNow(() => {
+      for (const q of idle) core.store.queues.remove(q.id);
+    });
+    for (const q of idle) {
+      core.registry.remove(q);
+      this.emptySince.delete(q.id);
+    }
+    for (const path of paths) core.emit({ type: 'queueDeleted', path });
+  }
+}

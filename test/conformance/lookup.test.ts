@@ -1,0 +1,78 @@
+/**
+ * Lookup-ID actions (R-L1, R-L2, MQReceiveMessageByLookupId): `qk peek|receive --lookup-id N --action
+ * first|last|next|previous|current` walk a queue in queue order (R-O1); nothing there exits 3.
+ */
+import { describe, expect, test } from 'vitest';
+import { ok } from '../helpers/qk-expect.js';
+import { callApi } from '../helpers/http-api.js';
+import type { QkMessage } from '../helpers/qk-types.js';
+import { serviceForFile } from '../helpers/service-for-file.js';
+
+const file = serviceForFile();
+
+/**
+ * A queue holding a(3) b(3) top(7) c(3), sent in that order in one batch through the API (setup only):
+ * queue order top, a, b, c. Returns the lookup IDs by label.
+ */
+async function walkable(prefix: string): Promise<{ path: string; ids: Record<string, string> }> {
+  const { q, svc } = file;
+  const path = await q.newQueue(prefix);
+  const messages = (
+    [
+      ['a', 3],
+      ['b', 3],
+      ['top', 7],
+      ['c', 3],
+    ] as const
+  ).map(([label, priority]) => ({ path, message: { label, priority } }));
+  await callApi(svc.dataDir, 'sendBatch', { messages });
+  const ids = Object.fromEntries((await q.messages(path)).map((m) => [m.label, String(m.lookupId)]));
+  return { path, ids };
+}
+
+describe.concurrent('lookup-ID actions', () => {
+  test('R-L2 peek --action first|last and next|previous relative to --lookup-id follow queue order', async () => {
+    const { svc } = file;
+    const { path, ids } = await walkable('l2');
+    const peek = async (...flags: string[]): Promise<string> =>
+      ok(await svc.qk<QkMessage>('peek', path, ...flags)).label;
+    expect(await peek('--action', 'first')).toBe('top');
+    expect(await peek('--action', 'last')).toBe('c');
+    expect(await peek('--lookup-id', ids['top'] as string, '--action', 'next')).toBe('a');
+    expect(await peek('--lookup-id', ids['a'] as string, '--action', 'next')).toBe('b');
+    expect(await peek('--lookup-id', ids['c'] as string, '--action', 'previous')).toBe('b');
+    expect(await peek('--lookup-id', ids['b'] as string)).toBe('b'); // --action defaults to current
+    expect((await file.q.messages(path)).length).toBe(4);
+  });
+
+  test('R-L2 nothing there (next past the last, previous before the first, an unknown ID) exits 3 with MESSAGE_NOT_FOUND', async () => {
+    const { svc } = file;
+    const { path, ids } = await walkable('l2-none');
+    for (const flags of [
+      ['--lookup-id', ids['c'] as string, '--action', 'next'],
+      ['--lookup-id', ids['top'] as string, '--action', 'previous'],
+      ['--lookup-id', '999999999'],
+    ]) {
+      const result = await svc.qk('peek', path, ...flags);
+      expect(result.exitCode, flags.join(' ')).toBe(3);
+      expect(result.json?.error?.code).toBe('MESSAGE_NOT_FOUND');
+    }
+  });
+
+  test('R-L2 receive --lookup-id N --action next removes that message and no other', async () => {
+    const { q, svc } = file;
+    const { path, ids } = await walkable('l2-recv');
+    const got = ok(await svc.qk<QkMessage>('receive', path, '--lookup-id', ids['a'] as string, '--action', 'next'));
+    expect(got.label).toBe('b');
+    expect((await q.messages(path)).map((m) => m.label)).toEqual(['top', 'a', 'c']);
+    const last = ok(await svc.qk<QkMessage>('receive', path, '--action', 'last'));
+    expect(last.label).toBe('c');
+  });
+
+  test('--action needs a word qk knows, and next/previous/current need --lookup-id (exit 2)', async () => {
+    const { svc } = file;
+    const { path } = await walkable('l2-usage');
+    expect((await svc.qk('peek', path, '--action', 'sideways')).exitCode).toBe(2);
+    expect((await svc.qk('peek', path, '--action', 'next')).exitCode).toBe(2);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Quotas count what is stored (R-Q2, R-Q4, §4.3): a fixed 124-byte header, the body and the strings (label,
+ * queue names, conversation) in UTF-16, as MaxMessageSize does; `bytes` in every listing follows.
+ */
+import { describe, expect, test } from 'vitest';
+import { ok, waitFor } from '../helpers/qk-expect.js';
+import type { QkQueue } from '../helpers/qk-types.js';
+import { serviceForFile } from '../helpers/service-for-file.js';
+
+const file = serviceForFile();
+const HEADER = 124;
+
+describe.concurrent('what a message takes', () => {
+  test('R-Q2 label-only messages fill a 1 KB queue; the one that does not fit is refused with NACK 0x8003', async () => {
+    const { q, svc } = file;
+    const [dest, adm] = await Promise.all([q.newQueue('lbl', '--quota', '1'), q.newQueue('lbl-adm')]);
+    const label = 'a label and nothing else';
+    const each = HEADER + 2 * (label.length + dest.length + adm.length);
+    const fit = Math.floor(1_024 / each);
+    for (let i = 0; i < fit + 2; i++)
+      ok(await svc.qk('send', dest, '--label', label, '--ack', 'nack-reach-queue', '--admin-queue', adm));
+    const queue = await q.show(dest);
+    expect(queue).toMatchObject({ messageCount: fit, bytes: fit * each });
+    const listed = ok(await svc.qk<QkQueue[]>('queue', 'list')).find(
+      (x) => x.path.toLowerCase() === dest.toLowerCase(),
+    );
+    expect(listed?.bytes).toBe(fit * each);
+    await waitFor(async () => (await q.messages(adm)).length === 2, 'two NACKs');
+    expect((await q.messages(adm)).map((n) => n.class)).toEqual(['NACK_Q_EXCEED_QUOTA', 'NACK_Q_EXCEED_QUOTA']);
+  });
+
+  test('R-A2 positive acknowledgments have empty bodies yet fill an administration queue with a quota', async () => {
+    const { q } = file;
+    const [dest, adm] = await Promise.all([q.newQueue('ack'), q.newQueue('ack-adm', '--quota', '1')]);
+    for (let i = 0; i < 10; i++) await q.send(dest, '--ack', 'pos-arrival', '--admin-queue', adm);
+    const admin = await q.show(adm);
+    expect(admin.messageCount).toBeGreaterThan(0);
+    expect(admin.messageCount).toBeLessThan(10);
+    expect(admin.bytes).toBeLessThanOrEqual(1_024);
+    expect((await q.messages(adm)).every((m) => m.bodySize === 0 && m.class === 'ACK_REACH_QUEUE')).toBe(true);
+  });
+
+  test('bytes of a queue counts header, body and strings; bodySize the body alone', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('bytes');
+    await q.send(dest, '--body', 'hello', '--label', 'L');
+    expect((await q.show(dest)).bytes).toBe(HEADER + 5 + 2 * (1 + dest.length));
+    expect((await q.peek(dest)).bodySize).toBe(5);
+  });
+});
