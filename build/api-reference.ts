@@ -70,6 +70,7 @@ const ERROR_MEANINGS: Readonly<Partial<Record<ErrorCode, string>>> = {
   PEER_NOT_FOUND: 'no trusted peer of that name (`qk peer remove`)',
   ROUTE_NOT_FOUND: 'no route for that computer (`qk route remove`)',
   INTERNAL: 'a bug in Queuekeeper: the service logs it; please report it',
+  INVALID_HANDLE: 'the cursor is not open: closed, or idle too long (MQ_ERROR_INVALID_HANDLE)',
 };
 
 /** Marks what a code's meaning is missing; the docs test fails on it and says where to write the meaning. */

@@ -90,6 +90,20 @@ describe.concurrent('subqueues', () => {
   });
 });
 
+describe.concurrent('what a subqueue inherits', () => {
+  test("R-S4 R-T5 a subqueue has its queue's type and quota; a message received from it goes to its queue's journal", async () => {
+    const { q, svc } = file;
+    const dest = await q.newQueue('inh', '--transactional', '--journal', '--quota', '64');
+    await q.send(dest, '--transactional', '--label', 'journaled');
+    ok(await svc.qk('message', 'move', dest, String(await lookupIdOf(dest)), `${dest};retry`));
+    const sub = await q.show(`${dest};retry`);
+    expect(sub).toMatchObject({ type: 'subqueue', transactional: true, quotaKB: 64 });
+    const received = await q.receive(`${dest};retry`, '--transactional');
+    expect(received.label).toBe('journaled');
+    expect((await q.messages(`${dest}\\JOURNAL$`)).map((m) => m.id)).toEqual([received.id]);
+  });
+});
+
 describe.concurrent('poison messages', () => {
   test('R-S8 qk message reject: the message goes and the sender gets NACK_RECEIVE_REJECTED 0xC004', async () => {
     const { q, svc } = file;

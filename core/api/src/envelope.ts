@@ -38,6 +38,7 @@ export function httpStatusFor(code: ErrorCode): number {
   switch (code) {
     case 'QUEUE_NOT_FOUND':
     case 'MESSAGE_NOT_FOUND':
+    case 'INVALID_HANDLE':
     case 'PEER_NOT_FOUND':
     case 'ROUTE_NOT_FOUND':
       return 404;

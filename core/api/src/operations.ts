@@ -172,6 +172,42 @@ export const operations = {
     summary:
       'Returns the first message (or, with lookupId, the one lookupAction names) without removing it; MESSAGE_NOT_FOUND when a lookup finds none.',
   }),
+  cursorOpen: op({
+    input: z.object({ path }),
+    output: z.object({ cursor: boundedString(Bounds.TRANSACTION) }),
+    admin: false,
+    summary:
+      'Opens a cursor on a queue, before its first message (R-C2). A cursor unused for 5 minutes is closed; close it when done.',
+  }),
+  cursorPeek: op({
+    input: z.object({
+      cursor: boundedString(Bounds.TRANSACTION),
+      action: z.enum(['current', 'next']).optional(),
+      timeoutMs: timeoutMs.optional(),
+    }),
+    output: messageInfoSchema,
+    admin: false,
+    summary:
+      "Peeks at the cursor's message (current, the default: a new cursor's first, or the one after a message it received, R-C3) or moves it to the next one in queue order; waits up to timeoutMs for an arrival (R-C4). MESSAGE_ALREADY_RECEIVED when the message under it was taken meanwhile (R-C5).",
+  }),
+  cursorReceive: op({
+    input: z.object({
+      cursor: boundedString(Bounds.TRANSACTION),
+      timeoutMs: timeoutMs.optional(),
+      transaction: transaction.optional(),
+      transactional: z.boolean().optional(),
+    }),
+    output: messageInfoSchema,
+    admin: false,
+    summary:
+      'Receives the message at the cursor (as cursorPeek current finds it); the cursor then stands after it (R-C3).',
+  }),
+  cursorClose: op({
+    input: z.object({ cursor: boundedString(Bounds.TRANSACTION) }),
+    output: empty,
+    admin: false,
+    summary: 'Closes a cursor.',
+  }),
   browse: op({
     input: z.object({
       path,

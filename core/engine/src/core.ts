@@ -1,5 +1,5 @@
 /** The shared state every part of the queue manager works on during one unit of work. */
-import type { Store, QueueRecord } from '@qk/store';
+import type { Store, QueueRecord, ReadyKey } from '@qk/store';
 import type { ComputerIdentity, Sequences } from './identity.js';
 import type { QueueRegistry } from './queue-registry.js';
 import type { Settings } from './settings.js';
@@ -18,8 +18,8 @@ export interface Core {
   /** Settings fixed at start (restart-required ones). */
   readonly xactDeadLetterAlways: boolean;
   emit(event: EngineEvent): void;
-  /** Wakes receivers waiting on a queue. */
-  wake(queueId: number): void;
+  /** Wakes a receiver waiting on a queue; `arrived` is the message that became ready there, when one did. */
+  wake(queueId: number, arrived?: ReadyKey): void;
   /** Marks a queue whose counters changed, for one coalesced queueChanged event. */
   touched(queueId: number): void;
   /**

@@ -1,11 +1,12 @@
 /**
- * The delivery step of receives (issue 7, item 3): a message leaves the store only once its reply has been
- * handed to the caller's transport. These helpers are the parts that need no queue-manager state.
+ * The delivery step of receives (issue 7, item 3): a message leaves the store only once its reply is known to
+ * be deliverable, and the reply goes out only once the removal is committed. These helpers are the parts that
+ * need no queue-manager state.
  */
 import { QkError, type MessageInfo } from '@qk/model';
 import type { StoredMessage } from '@qk/store';
 import { toMessageInfo } from './message-view.js';
-import type { Deliver, ReplyLimit } from './types.js';
+import type { Deliver, ReplyLimit, WriteReply } from './types.js';
 
 /**
  * Builds the replies of `messages` in order while they fit in `room` bytes (a message that does not fit is
@@ -26,12 +27,14 @@ export function countFitting(messages: readonly StoredMessage[], limit: ReplyLim
   return { count: replies.length, replies, bytes, largest };
 }
 
-/** Runs the caller's delivery step; a call cancelled before its reply left is refused here too. */
-export async function handOver<T>(
+const nothingToWrite: WriteReply = () => Promise.resolve();
+
+/** Prepares the caller's delivery of `reply`; a call cancelled before that is refused here too. */
+export async function prepareDelivery<T>(
   reply: T,
   deliver: Deliver<T> | undefined,
   signal: AbortSignal | undefined,
-): Promise<void> {
+): Promise<WriteReply> {
   if (signal?.aborted) throw new QkError('OPERATION_CANCELLED', 'The receive was cancelled by the caller.');
-  if (deliver) await deliver(reply);
+  return deliver ? deliver(reply) : nothingToWrite;
 }

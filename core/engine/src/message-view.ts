@@ -15,7 +15,20 @@ export function bodyText(body: Buffer): string | null {
   }
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString();
+/** ISO text of a time, remembering the last one: messages handled together mostly share their millisecond. */
+function isoCache(): (ms: number) => string {
+  let lastMs = NaN;
+  let lastText = '';
+  return (ms) => {
+    if (ms !== lastMs) {
+      lastText = new Date(ms).toISOString();
+      lastMs = ms;
+    }
+    return lastText;
+  };
+}
+const sentIso = isoCache();
+const arrivedIso = isoCache();
 
 /**
  * The time-to-be-received a reader sees: what remains where the timer runs (a ready message waiting in a
@@ -52,8 +65,8 @@ export function toMessageInfo(m: MessageRecord, nowMs: number, withBody = true):
     appSpecific: m.appSpecific,
     sourceMachine: m.sourceMachine,
     sourceMachineId: m.sourceMachineId,
-    sentTime: iso(m.sentMs),
-    arrivedTime: iso(m.arrivedMs),
+    sentTime: sentIso(m.sentMs),
+    arrivedTime: arrivedIso(m.arrivedMs),
     timeToReachQueue: m.ttrq,
     timeToBeReceived: timeToBeReceived(m, nowMs),
     transactional: m.transactional,
@@ -61,7 +74,7 @@ export function toMessageInfo(m: MessageRecord, nowMs: number, withBody = true):
     status: m.status,
     moveCount: m.moveCount,
     abortCount: m.abortCount,
-    lastMoveTime: m.lastMoveMs === null ? null : iso(m.lastMoveMs),
+    lastMoveTime: m.lastMoveMs === null ? null : new Date(m.lastMoveMs).toISOString(),
     deadLetterQueue: m.deadLetterQueue,
   };
 }

@@ -70,7 +70,7 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
       id: stored.msgId,
       classCode: stored.classCode,
     });
-    if (status === MessageStatus.READY) core.wake(queue.id);
+    if (status === MessageStatus.READY) core.wake(queue.id, stored);
   });
   return stored;
 }

@@ -18,7 +18,7 @@ import {
   type ServiceStatus,
   type SettingInfo,
 } from '@qk/model';
-import { EXPIRY_BATCH, Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
+import { Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import { Effects } from './effects.js';
 import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
@@ -26,10 +26,11 @@ import { QueueRegistry } from './queue-registry.js';
 import { Settings } from './settings.js';
 import { DuplicateCache } from './duplicate-cache.js';
 import { UnitRunner } from './unit-runner.js';
-import { Waiters } from './waiters.js';
+import { Waiters, type WaiterKind } from './waiters.js';
 import { Claims } from './claims.js';
+import { ReceiveCursors } from './receive-cursors.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
-import { countFitting, handOver } from './delivery.js';
+import { countFitting, prepareDelivery } from './delivery.js';
 import { makeDraft, type Draft } from './drafts.js';
 import { removeMessage } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
@@ -49,6 +50,8 @@ import { resendDeadLetters, type ResendFailure } from './resend.js';
 import { exportPage, importMessages, sendPropertiesOf } from './transfer.js';
 import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
+import { CursorOperations } from './cursors.js';
+import { Expiry } from './expiry.js';
 import { deleteQueue, purgeQueue } from './queue-removal.js';
 import { deliverSend, prepareSend } from './sending.js';
 import {
@@ -57,8 +60,11 @@ import {
   type BrowseInput,
   type BrowsePage,
   type ClassCount,
+  type CursorPeekInput,
+  type CursorReceiveInput,
   type Clock,
   type Deliver,
+  type WriteReply,
   type EngineEvent,
   type EngineListener,
   type ImportMode,
@@ -89,6 +95,7 @@ class QueueManager implements QueueManagerApi {
   private readonly touchedQueues = new Set<number>();
   private readonly waiters: Waiters;
   private readonly claims = new Claims();
+  private readonly receiveCursors: ReceiveCursors;
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
@@ -97,6 +104,9 @@ class QueueManager implements QueueManagerApi {
   private readonly core: Core;
   private readonly ctx: EngineContext;
   private readonly maintenance: Maintenance;
+  /** Application cursors (R-C2–R-C5); `receiveCursors` are the receive-order cursors of the store. */
+  private readonly appCursors: CursorOperations;
+  private readonly expiry: Expiry;
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   /** Inbound and outbound delivery between computers (docs/network.md). */
@@ -107,7 +117,6 @@ class QueueManager implements QueueManagerApi {
   private log: Logger = silentLogger;
   private tickHandle: unknown = null;
   private messageEventsThisTick = 0;
-  private expiring = false;
   private closed = false;
 
   private constructor(
@@ -122,6 +131,7 @@ class QueueManager implements QueueManagerApi {
   ) {
     const effects = new Effects();
     this.waiters = new Waiters(clock);
+    this.receiveCursors = new ReceiveCursors(store.readyOrder, this.claims);
     this.runner = new UnitRunner(store, effects, sequences);
     this.startedMs = clock.now();
     // Restart-required settings are read once, here (reference §5 decisions).
@@ -141,7 +151,10 @@ class QueueManager implements QueueManagerApi {
       effects,
       xactDeadLetterAlways: settings.get('XactDeadLetterAlways') === 1,
       emit: (event) => this.emit(event),
-      wake: (queueId) => this.waiters.wake(queueId),
+      wake: (queueId, arrived) => {
+        if (arrived) this.receiveCursors.arrived(queueId, arrived);
+        this.waiters.wake(queueId);
+      },
       touched: (queueId) => this.touchedQueues.add(queueId),
       traffic: (queueId, arrived, departed, depthDelta) =>
         this.trafficMeter.record(
@@ -171,6 +184,7 @@ class QueueManager implements QueueManagerApi {
       draftContext: () => this.draftContext(),
       forget: (queue) => {
         this.registry.remove(queue);
+        this.receiveCursors.forget(queue.id);
         this.trafficMeter.forget(queue.id);
       },
     };
@@ -184,6 +198,8 @@ class QueueManager implements QueueManagerApi {
       },
       this.startedMs,
     );
+    this.expiry = new Expiry(this.ctx, () => this.closed);
+    this.appCursors = new CursorOperations(this.ctx);
     this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
     this.networkPort = new EngineNetworkPort({
       core: this.core,
@@ -218,7 +234,7 @@ class QueueManager implements QueueManagerApi {
       qm.log = options.logger ?? silentLogger;
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
-      while (qm.expireDue(true) > 0);
+      while (qm.expiry.run(true) > 0);
       qm.scheduleTick();
       return qm;
     } catch (error) {
@@ -538,9 +554,10 @@ class QueueManager implements QueueManagerApi {
   }
 
   /**
-   * The delivery step shared by every receive path: the claimed messages are removed (or join their
-   * transaction) only once the caller has handed the reply to its transport; when it cannot, the claims are
-   * released and the messages stay exactly where they were.
+   * The delivery step shared by every receive path. The caller first makes sure the reply can reach it; when
+   * it cannot, the claims are released and the messages stay exactly where they were. A plain receive then
+   * commits the removal and only then writes the reply (a crash in between loses the reply, never duplicates
+   * the message); a transactional one writes it and joins its transaction, whose commit is the client's.
    */
   private async deliverClaimed<T>(
     messages: StoredMessage[],
@@ -549,20 +566,64 @@ class QueueManager implements QueueManagerApi {
     signal: AbortSignal | undefined,
     tx: Transaction | undefined,
   ): Promise<void> {
-    const delivery = handOver(reply, deliver, signal);
-    tx?.delivering.add(delivery);
+    if (!tx) {
+      let write: WriteReply;
+      try {
+        write = await prepareDelivery(reply, deliver, signal);
+      } catch (error) {
+        this.releaseClaims(messages, true);
+        throw error;
+      }
+      await this.finishReceives(messages);
+      return write();
+    }
+    const delivery = this.deliverInTransaction(messages, reply, deliver, signal, tx);
+    tx.delivering.add(delivery);
     try {
       await delivery;
+    } finally {
+      tx.delivering.delete(delivery);
+    }
+  }
+
+  private async deliverInTransaction<T>(
+    messages: StoredMessage[],
+    reply: T,
+    deliver: Deliver<T> | undefined,
+    signal: AbortSignal | undefined,
+    tx: Transaction,
+  ): Promise<void> {
+    try {
+      const write = await prepareDelivery(reply, deliver, signal);
+      await write();
     } catch (error) {
       this.releaseClaims(messages, true);
       throw error;
-    } finally {
-      tx?.delivering.delete(delivery);
     }
-    if (!tx) return this.finishReceives(messages);
     // Aborted while the reply was on its way (R-D5): the messages go back as the abort's other receives did.
     if (this.transactions.isOpen(tx)) tx.receives.push(...messages);
     else this.releaseClaims(messages, true);
+  }
+
+  // ── cursors (R-C2–R-C5, cursors.ts) ───────────────────────────────────────────────────────────────────
+
+  openCursor(path: string): string {
+    return this.appCursors.open(this.resolveForReading('peek', path));
+  }
+
+  cursorPeek(input: CursorPeekInput): Promise<MessageInfo> {
+    return this.appCursors.peek(input);
+  }
+
+  cursorReceive(input: CursorReceiveInput): Promise<MessageInfo> {
+    const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
+    return this.appCursors.receive(input, tx !== undefined, (message, info) =>
+      this.deliverClaimed([message], info, input.deliver, input.signal, tx),
+    );
+  }
+
+  closeCursor(cursor: string): void {
+    this.appCursors.close(cursor);
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {
@@ -575,13 +636,12 @@ class QueueManager implements QueueManagerApi {
     for (;;) {
       const found = this.firstUnclaimed(queue, 1)[0];
       if (found) return toMessageInfo(found, this.clock.now());
-      await this.waitFor(queue, deadline, input.signal);
+      await this.waitFor(queue, deadline, input.signal, 'peek');
     }
   }
 
   private firstUnclaimed(queue: QueueRecord, count: number): StoredMessage[] {
-    const candidates = this.store.messages.firstReady(queue.id, this.claims.countIn(queue.id) + count);
-    return candidates.filter((m) => !this.claims.has(m.lookupId)).slice(0, count);
+    return this.receiveCursors.first(queue.id, count, false);
   }
 
   private async claimFirst(
@@ -591,29 +651,29 @@ class QueueManager implements QueueManagerApi {
   ): Promise<StoredMessage> {
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
-      const found = this.firstUnclaimed(queue, 1)[0];
-      if (found) {
-        this.claims.take(found);
-        return found;
-      }
+      const found = this.receiveCursors.first(queue.id, 1, true)[0];
+      if (found) return found;
       await this.waitFor(queue, deadline, signal);
     }
   }
 
   private claimMore(queue: QueueRecord, count: number): StoredMessage[] {
     if (count <= 0) return [];
-    const found = this.firstUnclaimed(queue, count);
-    for (const m of found) this.claims.take(m);
-    return found;
+    return this.receiveCursors.first(queue.id, count, true);
   }
 
   /** Waits for an arrival until the deadline; IO_TIMEOUT when it passes (CLI exit 3). */
-  private async waitFor(queue: QueueRecord, deadline: number, signal: AbortSignal | undefined): Promise<void> {
+  private async waitFor(
+    queue: QueueRecord,
+    deadline: number,
+    signal: AbortSignal | undefined,
+    kind: WaiterKind = 'receive',
+  ): Promise<void> {
     const remaining = deadline - this.clock.now();
     if (remaining <= 0 || this.closed) {
       throw new QkError('IO_TIMEOUT', `No message arrived in '${this.registry.pathOf(queue)}' within the timeout.`);
     }
-    await this.waiters.wait(queue.id, remaining, signal);
+    await this.waiters.wait(queue.id, remaining, signal, kind);
     if (!this.registry.get(queue.id))
       throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
   }
@@ -648,19 +708,28 @@ class QueueManager implements QueueManagerApi {
         // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
         for (const m of messages) removeMessage(this.core, m, 'received');
       });
-    } finally {
-      this.releaseClaims(messages, false);
+    } catch (error) {
+      // Not removed after all (the commit failed): the messages are ready again for the next receive.
+      this.releaseClaims(messages, true);
+      throw error;
     }
+    this.releaseClaims(messages, false);
   }
 
   /** Ends claims. When the receive was undone, a purge or deletion that came meanwhile now removes the message (R-P2). */
   private releaseClaims(messages: StoredMessage[], undone: boolean): void {
     const owed: { message: StoredMessage; reason: RemovalReason }[] = [];
+    const queues = new Set<number>();
     for (const m of messages) {
       const reason = this.claims.release(m.lookupId);
+      queues.add(m.queueId);
       if (undone && reason) owed.push({ message: m, reason });
-      else if (undone) this.waiters.wake(m.queueId);
+      else if (undone) {
+        this.receiveCursors.putBack(m.queueId, m);
+        this.waiters.wake(m.queueId);
+      }
     }
+    for (const queueId of queues) this.receiveCursors.settled(queueId);
     if (owed.length === 0) return;
     void this.execute(
       owed.some((o) => o.message.table === 'main'),
@@ -831,48 +900,15 @@ class QueueManager implements QueueManagerApi {
   private tick(): void {
     if (this.closed) return;
     try {
-      this.expireDue(false);
+      this.expiry.run(false);
       this.networkPort.tick(this.clock.now());
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();
       this.maintenance.tick(this.clock.now());
+      this.appCursors.sweep(this.clock.now());
     } finally {
       this.scheduleTick();
     }
-  }
-
-  /**
-   * Removes messages whose timer ran out (R-X6, R-X7), within one tick of their time. At start-up the
-   * work runs synchronously so nothing expired is seen by the first receive.
-   */
-  private expireDue(synchronously: boolean): number {
-    if (this.expiring) return 0;
-    const due = this.store.messages.expired(this.clock.now()).filter((m) => !this.claims.has(m.lookupId));
-    if (due.length === 0) return 0;
-    const work = (): void => {
-      for (const m of due) {
-        const current = this.store.messages.get(m.lookupId);
-        if (current) removeMessage(this.core, current, 'expired');
-      }
-    };
-    const durable = due.some((m) => m.table === 'main');
-    if (synchronously || !durable) {
-      this.runner.runNow(work);
-      return due.length;
-    }
-    this.expiring = true;
-    void this.runner
-      .runDurable(work)
-      .catch((error: unknown) =>
-        // The expired messages stay where they are; the next tick tries them again.
-        this.log.error({ err: error, due: due.length }, 'An expiry pass failed to commit; it is retried next tick'),
-      )
-      .finally(() => {
-        this.expiring = false;
-        // A full batch means more are due: go on now rather than a tick later (100,000 due at once).
-        if (due.length >= EXPIRY_BATCH && !this.closed) this.expireDue(false);
-      });
-    return due.length;
   }
 
   // ── lifecycle ─────────────────────────────────────────────────────────────────────────────────────────

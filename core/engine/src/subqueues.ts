@@ -93,7 +93,7 @@ export async function moveWithinFamily(
         core.touched(to.id);
         core.emit({ type: 'messageRemoved', path: fromPath, lookupId, reason: 'moved' });
         core.emit({ type: 'messageArrived', path: toPath, lookupId, id: message.msgId, classCode: message.classCode });
-        core.wake(to.id);
+        core.wake(to.id, message);
       });
     }),
   );

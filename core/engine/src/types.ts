@@ -72,12 +72,17 @@ export interface SendItem {
 }
 
 /**
- * The caller's delivery step of a receive: hands the built reply to its transport and resolves once it was
- * handed over; rejects when it cannot be (the call was cancelled, the connection closed, the reply could not
- * be serialized or is over budget). The removal is committed only after it resolves; when it rejects the
- * messages stay exactly where they were (same lookup ID, same position, no journal copy, no acknowledgment).
+ * The caller's delivery step of a receive, in two phases. `deliver(reply)` makes sure the reply can reach the
+ * caller — it serializes it, sizes it against the budget, finds the connection open and the call not
+ * cancelled — and resolves with the step that writes it; it rejects when the reply cannot go, having sent
+ * nothing: then the messages stay exactly where they were (same lookup ID, same position, no journal copy, no
+ * acknowledgment). Otherwise a plain receive commits its removal and only then writes the reply, so a crash in
+ * between loses that reply but never hands out a message that is still in its queue; a transactional receive
+ * writes it and then joins its transaction (the client's commit removes it).
  */
-export type Deliver<T> = (reply: T) => Promise<void>;
+export type Deliver<T> = (reply: T) => Promise<WriteReply>;
+/** Writes a prepared reply; resolves once the transport has it. */
+export type WriteReply = () => Promise<void>;
 
 export interface ReceiveInput {
   path: string;
@@ -107,6 +112,24 @@ export interface ReceiveBatchInput {
   signal?: AbortSignal | undefined;
   replyLimit?: ReplyLimit | undefined;
   deliver?: Deliver<MessageInfo[]> | undefined;
+}
+
+/** A peek at a cursor: the message it stands at (`current`, the default) or the one after (`next`). */
+export interface CursorPeekInput {
+  cursor: string;
+  action?: 'current' | 'next' | undefined;
+  timeoutMs?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** A receive at a cursor (RECEIVE_CURRENT). */
+export interface CursorReceiveInput {
+  cursor: string;
+  timeoutMs?: number | undefined;
+  transaction?: string | undefined;
+  transactional?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  deliver?: Deliver<MessageInfo> | undefined;
 }
 
 export interface PeekInput {
@@ -231,6 +254,13 @@ export interface QueueManagerApi {
   /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
   receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
   peek(input: PeekInput): Promise<MessageInfo>;
+  /** Opens a cursor before the first message of a queue (R-C2); returns its handle. */
+  openCursor(path: string): string;
+  /** Peeks at the cursor's message (`current`) or moves it on (`next`), waiting up to timeoutMs (R-C4). */
+  cursorPeek(input: CursorPeekInput): Promise<MessageInfo>;
+  /** Receives the message at the cursor; the cursor then stands after it (R-C3). */
+  cursorReceive(input: CursorReceiveInput): Promise<MessageInfo>;
+  closeCursor(cursor: string): void;
   /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
   isRemotePath(path: string): boolean;
   browse(input: BrowseInput): BrowsePage;

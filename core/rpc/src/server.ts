@@ -3,10 +3,10 @@
  * limits calls in flight, and applies backpressure. No reply can crash the process: every send path catches,
  * answers with an error frame where it still can, and logs.
  */
-import { QkError, type Envelope, type ErrorBody } from '@qk/model';
-import { clientFrameSchema, idOf, parseJson } from './frames.js';
+import { QkError, silentLogger, type Envelope, type ErrorBody } from '@qk/model';
+import { clientFrameSchema, idOf, parseJson, presentedToken } from './frames.js';
 import { DEFAULT_LIMITS, resultText, utf8Length, type ConnectionLimits } from './limits.js';
-import { describeFailure, silentLogger, type RpcLogger } from './logger.js';
+import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
 
 /** What a call gets from the connection besides its input. */
@@ -14,11 +14,14 @@ export interface RpcCallContext {
   /** Aborts when the client cancels the call or the connection closes. */
   readonly signal: AbortSignal;
   /**
-   * Sends the call's successful result now and resolves once the transport has taken it; rejects
-   * (OPERATION_CANCELLED, SERVICE_NOT_AVAILABLE, INSUFFICIENT_RESOURCES) when it cannot, having sent nothing.
-   * A receive commits its removal only after this resolves; what the call returns afterwards is not sent.
+   * Prepares the call's successful result — serialized, within the reply budget, the connection open, the
+   * call not cancelled — and resolves with the step that writes it; rejects (OPERATION_CANCELLED,
+   * SERVICE_NOT_AVAILABLE, INSUFFICIENT_RESOURCES) when it cannot go, having sent nothing. A receive commits
+   * its removal between the two. Once prepared, a cancel has lost the race: the result is written. When the
+   * write step runs, what the call returns afterwards is not sent; when it never runs (the removal failed),
+   * the call's returned error is its answer.
    */
-  deliver(value: unknown): Promise<void>;
+  deliver(value: unknown): Promise<() => Promise<void>>;
 }
 
 /** What the connection serves. */
@@ -49,7 +52,12 @@ interface Call {
   readonly op: string;
   readonly aborter: AbortController;
   readonly inputBytes: number;
+  /** A result was prepared by deliver (it may still not be written). */
+  prepared: boolean;
+  /** The call's one answer has been handed to the transport. */
   answered: boolean;
+  /** Its prepared result could not be written (logged where it happened). */
+  lost: boolean;
 }
 
 /** WebSocket close codes used here (1008 policy violation). */
@@ -99,7 +107,7 @@ class RpcServerConnection implements FrameSink {
   frame(text: string): void {
     if (this.#closed) return;
     const raw = parseJson(text);
-    if (!this.#authenticated) return this.#authenticateWith(raw);
+    if (!this.#authenticated) return this.#authenticateWith(raw, text);
     if (raw === undefined) return this.#frameError('INVALID_PARAMETER', 'A frame must be one JSON object.');
     const parsed = clientFrameSchema.safeParse(raw);
     if (!parsed.success) {
@@ -149,12 +157,11 @@ class RpcServerConnection implements FrameSink {
 
   // ── authentication ─────────────────────────────────────────────────────────────────────────────────
 
-  #authenticateWith(raw: unknown): void {
-    const token = (raw as { type?: unknown; token?: unknown } | undefined)?.token;
-    const isAuth = (raw as { type?: unknown } | undefined)?.type === 'auth' && typeof token === 'string';
-    if (!isAuth || !(this.#authenticate as (token: string) => boolean)(token)) {
+  #authenticateWith(raw: unknown, text: string): void {
+    const token = presentedToken(raw, text);
+    if (token === undefined || !(this.#authenticate as (token: string) => boolean)(token)) {
       return this.#refuse(
-        isAuth
+        token !== undefined
           ? 'The token was refused.'
           : 'The first frame must be {"type":"auth","token":…} (or send the token as Authorization: Bearer).',
       );
@@ -186,7 +193,15 @@ class RpcServerConnection implements FrameSink {
         ),
       );
     }
-    const call: Call = { id, op, aborter: new AbortController(), inputBytes, answered: false };
+    const call: Call = {
+      id,
+      op,
+      aborter: new AbortController(),
+      inputBytes,
+      prepared: false,
+      answered: false,
+      lost: false,
+    };
     this.#calls.set(id, call);
     this.#inputBytes += inputBytes;
     this.#adjustReading();
@@ -216,9 +231,8 @@ class RpcServerConnection implements FrameSink {
       call.answered = true;
       return this.#sendResult(call.id, envelope);
     }
-    // Its result went out already (a receive); a failure after that (its removal could not be committed)
-    // leaves the message in its queue, to be received again: worth a warning, not a second answer.
-    if (!envelope.ok)
+    // Its result went out already (a receive); it gets no second answer.
+    if (!envelope.ok && !call.lost)
       this.#log.warn({ ...this.#context(call), error: envelope.error }, 'call failed after its reply was sent');
   }
 
@@ -237,14 +251,30 @@ class RpcServerConnection implements FrameSink {
     });
   }
 
-  async #deliver(call: Call, value: unknown): Promise<void> {
-    if (call.answered) throw new QkError('INTERNAL', `Call ${call.id} was answered already.`);
+  async #deliver(call: Call, value: unknown): Promise<() => Promise<void>> {
+    if (call.prepared || call.answered) throw new QkError('INTERNAL', `Call ${call.id} was answered already.`);
+    // What is committed before it is written must not pile up unread: a reply is prepared only while the
+    // reader keeps up (a receive holds its message meanwhile; if the reader is gone, the message goes back).
+    await this.#roomToDeliver(call);
     if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
     if (call.aborter.signal.aborted) throw cancelled(call.op);
     const result = resultText(call.id, { ok: true, value }, this.#limits.maxReplyBytes);
     if ('error' in result) throw result.error;
-    call.answered = true;
-    await this.#send(result.text);
+    call.prepared = true;
+    return async () => {
+      call.answered = true;
+      try {
+        await this.#send(result.text);
+      } catch (error) {
+        call.lost = true;
+        // The caller has committed what this reply carried (a receive's removal): say so loudly.
+        this.#log.error(
+          { ...this.#context(call), ...describeFailure(error) },
+          'a reply could not be written after its call took effect (the connection closed): it is lost to this caller',
+        );
+        throw error;
+      }
+    };
   }
 
   // ── sending ────────────────────────────────────────────────────────────────────────────────────────

@@ -33,6 +33,7 @@ interface TableStatements {
   previousSamePriority: Database.Statement;
   previousHigherPriority: Database.Statement;
   retainedAfter: Database.Statement;
+  readySince: Database.Statement;
   usage: Database.Statement;
   classCounts: Database.Statement;
   maxLookupId: Database.Statement;
@@ -82,6 +83,10 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     ),
     previousHigherPriority: raw(
       `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority > ? ORDER BY priority ASC, lookup_id DESC LIMIT ?`,
+    ),
+    // Messages newer than a lookup ID are few: the primary key finds them, whatever the queue's size.
+    readySince: raw(
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE lookup_id > ? AND queue_id = ? AND status = 1 ORDER BY lookup_id LIMIT ?`,
     ),
     retainedAfter: raw(
       `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status <> 1 AND lookup_id > ? ORDER BY lookup_id LIMIT ?`,
@@ -294,6 +299,27 @@ export class MessageStore {
       ? (a: (typeof found)[number], b: (typeof found)[number]) => b.priority - a.priority || a.lookupId - b.lookupId
       : (a: (typeof found)[number], b: (typeof found)[number]) => a.priority - b.priority || b.lookupId - a.lookupId;
     return found.sort(order).slice(0, limit);
+  }
+
+  /**
+   * Ready messages of a queue that entered it after `afterLookupId` (lookup IDs only grow), in queue order:
+   * where a cursor waiting at the end of a queue goes when something arrives (R-C4).
+   */
+  readySince(
+    queueId: number,
+    afterLookupId: number,
+    limit: number,
+  ): { lookupId: number; priority: number; table: MessageTable }[] {
+    const found = TABLES.flatMap((t) =>
+      (this.tables[t].readySince.all(afterLookupId, queueId, limit) as [number, number][]).map(
+        ([lookupId, priority]) => ({
+          lookupId,
+          priority,
+          table: t,
+        }),
+      ),
+    );
+    return found.sort((a, b) => b.priority - a.priority || a.lookupId - b.lookupId).slice(0, limit);
   }
 
   /** Up to `limit` retained (status 0/3) messages of a queue after a lookup ID, in lookup-ID order. */

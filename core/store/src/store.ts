@@ -1,6 +1,7 @@
 /** The store of one data folder: the only place SQL is written (DESIGN: only core/store writes SQL). */
 import { openDatabase, type Db } from './open-database.js';
 import { MessageStore } from './message-store.js';
+import { ReadyOrder } from './ready-order.js';
 import { QueueStore } from './queue-store.js';
 import { NetworkConfigStore } from './network-config-store.js';
 import { NetworkDeliveryStore } from './network-delivery-store.js';
@@ -9,6 +10,8 @@ import { SpaceReserve } from './space-reserve.js';
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
   readonly messages: MessageStore;
+  /** Receive order walked from a position (the engine's receive cursors). */
+  readonly readyOrder: ReadyOrder;
   readonly queues: QueueStore;
   readonly network: NetworkConfigStore;
   readonly delivery: NetworkDeliveryStore;
@@ -21,6 +24,7 @@ export class Store {
     private readonly reserve: SpaceReserve,
   ) {
     this.messages = new MessageStore(db);
+    this.readyOrder = new ReadyOrder(db);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
     this.delivery = new NetworkDeliveryStore(db);

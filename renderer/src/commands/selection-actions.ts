@@ -27,7 +27,9 @@ export function openSelectedProperties(store: AppStore): void {
   const target = state.target;
   const one = singleSelected(state) ?? (state.focusIndex === null ? undefined : state.messageAt(state.focusIndex));
   if (!target || !one) return;
-  void state.openMessageProperties(target.computer, target.path, one.lookupId);
+  attempt(store, 'Open message properties', () =>
+    state.openMessageProperties(target.computer, target.path, one.lookupId),
+  );
 }
 
 async function copyText(text: string): Promise<void> {

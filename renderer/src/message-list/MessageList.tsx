@@ -2,7 +2,7 @@
  * The message list: a virtualized ARIA grid over the service's paging. Only the rows in view (plus a
  * margin) exist in the DOM and in memory; sort and filter are evaluated by the service.
  */
-import { getCoreRowModel, useReactTable, type ColumnSizingState } from '@tanstack/react-table';
+import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useRef, type MouseEvent } from 'react';
 import type { MessageInfo } from '@qk/model';
 import { buildActions, openSelectedProperties } from '../commands/actions.js';
@@ -70,11 +70,7 @@ export function MessageList({ caption }: { caption: string }) {
     state: { columnVisibility, columnOrder: visibleColumns, columnSizing: columnSizes },
     onColumnSizingChange: (updater) => {
       const current = store.getState().columnSizes;
-      store
-        .getState()
-        .setColumnSizes(
-          typeof updater === 'function' ? (updater as (old: ColumnSizingState) => ColumnSizingState)(current) : updater,
-        );
+      store.getState().setColumnSizes(typeof updater === 'function' ? updater(current) : updater);
     },
   });
   const leafColumns = table.getVisibleLeafColumns();

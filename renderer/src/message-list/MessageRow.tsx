@@ -17,8 +17,8 @@ interface RowProps {
   columns: Column<MessageInfo, unknown>[];
   /** Only to re-render when a column is resized. */
   sizes: Record<string, number>;
-  onMouseDown(event: MouseEvent, index: number): void;
-  onDoubleClick(): void;
+  onMouseDown: (event: MouseEvent, index: number) => void;
+  onDoubleClick: () => void;
 }
 
 /** A message row, or a "Loading…" placeholder while its page is on its way. */
@@ -78,7 +78,9 @@ function Cell({
             row: { original: message, index },
             column,
           } as never)
-        : String(value ?? '')}
+        : typeof value === 'string' || typeof value === 'number'
+          ? String(value)
+          : ''}
     </div>
   );
 }

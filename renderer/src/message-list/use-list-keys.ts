@@ -12,9 +12,9 @@ export interface ListKeyTarget {
   count: number;
   /** Rows that fit in the viewport (Page Up/Down move by one less, keeping one row of context). */
   pageRows: number;
-  scrollToIndex(index: number): void;
+  scrollToIndex: (index: number) => void;
   /** Opens the context menu of the selection beside the focused row. */
-  openMenuAtFocus(): void;
+  openMenuAtFocus: () => void;
 }
 
 /** The keydown handler of the grid. */

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import type { MessageInfo } from '@qk/model';
+import { attempt } from '../commands/action-item.js';
 import { DialogShell, Field } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
 import { formatBytes, formatCount, formatTime } from '../format/format.js';
@@ -31,7 +32,7 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
       onOk={() => {
         if (!file) return false;
         // The import runs as a job in the status bar (progress, Cancel, an honest summary).
-        void store.getState().importMessages(computer, path, file.messages, mode);
+        attempt(store, 'Import messages', () => store.getState().importMessages(computer, path, file.messages, mode));
         return true;
       }}
     >
@@ -41,17 +42,22 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
           type="file"
           accept=".json,application/json"
           aria-label="Export file"
-          onChange={async (e) => {
+          onChange={(e) => {
             const chosen = e.target.files?.[0];
             if (!chosen) return;
-            try {
-              const { messages, source } = readImport(await chosen.text());
-              setFile({ name: chosen.name, messages, preview: previewImport(messages, source, Date.now()) });
-              setError(null);
-            } catch (err) {
-              setFile(null);
-              setError(errorText(err));
-            }
+            chosen.text().then(
+              (text) => {
+                try {
+                  const { messages, source } = readImport(text);
+                  setFile({ name: chosen.name, messages, preview: previewImport(messages, source, Date.now()) });
+                  setError(null);
+                } catch (err) {
+                  setFile(null);
+                  setError(errorText(err));
+                }
+              },
+              (err: unknown) => setError(errorText(err)),
+            );
           }}
         />
       </label>

@@ -128,7 +128,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     const job = await get().runJob('Export messages', async (job) => {
       const ids = await get().resolveSelection(job.signal);
       job.setTotal(ids.length);
-      const out: MessageInfo[] = new Array(ids.length);
+      const out = new Array<MessageInfo>(ids.length);
       let next = 0;
       let done = 0;
       const worker = async () => {

@@ -47,7 +47,9 @@ export function readImport(text: string): { messages: MessageInfo[]; source: Imp
   try {
     doc = JSON.parse(text);
   } catch (error) {
-    throw new Error(`The file is not JSON (${error instanceof Error ? error.message : String(error)}).`);
+    throw new Error(`The file is not JSON (${error instanceof Error ? error.message : String(error)}).`, {
+      cause: error,
+    });
   }
   const list = Array.isArray(doc) ? doc : (doc as { messages?: unknown } | null)?.messages;
   if (!Array.isArray(list)) throw new Error('The file holds no "messages" list.');

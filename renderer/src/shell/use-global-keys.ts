@@ -4,7 +4,7 @@
  * the current selection opens at the top left of the result pane). Esc and arrows live with their owners.
  */
 import { useEffect } from 'react';
-import { buildActions, findAction } from '../commands/actions.js';
+import { attempt, buildActions, findAction } from '../commands/actions.js';
 import { useStoreApi } from '../store/use-app-store.js';
 import { parseNodeId } from '../tree/tree-model.js';
 import { useContextMenu } from './ContextMenu.js';
@@ -20,7 +20,7 @@ export function useGlobalKeys() {
       const ctrl = event.ctrlKey || event.metaKey;
       if (event.key === 'F5') {
         event.preventDefault();
-        void s.refreshAll();
+        attempt(store, 'Refresh', () => s.refreshAll());
       } else if (ctrl && event.shiftKey && (event.key === 'f' || event.key === 'F')) {
         event.preventDefault();
         const computer = s.selectedNodeId ? parseNodeId(s.selectedNodeId).computer : (s.computers[0]?.key ?? 'local');

@@ -37,7 +37,7 @@ export function ancestorsOf(ref: NodeRef, queues: readonly QueueInfo[]): string[
 
 export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
   const saved = ctx.storage?.getItem(EXPANDED_KEY);
-  let expanded: Record<string, boolean> = {};
+  let expanded: Record<string, boolean>;
   try {
     expanded = saved ? (JSON.parse(saved) as Record<string, boolean>) : {};
   } catch {

@@ -85,7 +85,10 @@ describe('service in a utility process', () => {
       (_op: string, _input: unknown, context: RpcCallContext) =>
         new Promise<Envelope<unknown>>((answer) => {
           context.signal.addEventListener('abort', () => {
-            delivery = context.deliver({ body: 'late' }).catch((e: { code: string }) => e.code);
+            delivery = context.deliver({ body: 'late' }).then(
+              () => 'prepared',
+              (e: { code: string }) => e.code,
+            );
             answer({ ok: false, error: { code: 'OPERATION_CANCELLED', message: 'cancelled' } });
           });
         }),

@@ -1,6 +1,7 @@
 /**
  * Issue 7 item 3: a message leaves the store only when its reply can reach the caller. Every receive path
- * (single, by lookup ID, batch, transactional) hands its reply to the caller's delivery step first.
+ * (single, by lookup ID, batch, transactional) first has the caller prepare its reply; a plain receive then
+ * commits the removal and only then writes the reply, so nothing is ever handed out twice.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MessageClass, QkError, type MessageInfo } from '@qk/model';
@@ -23,25 +24,32 @@ afterEach(async () => {
   await h.dispose();
 });
 
-const connectionClosed = (): Promise<void> =>
+const connectionClosed = (): Promise<WriteReply> =>
   Promise.reject(new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.'));
 const lookupIds = (path: string): number[] => h.qm.browse({ path }).messages.map((m) => m.lookupId);
 const bodies = (path: string): (string | null)[] =>
   h.qm.browse({ path, includeBody: true }).messages.map((m) => m.body);
 
-/** A delivery step the test completes by hand, to look at the store while the reply is on its way. */
-function heldDelivery<T>() {
+/**
+ * A delivery step the test completes by hand, to look at the store while the reply is being prepared; it
+ * records, when the reply is written, how many messages the queue held at that moment.
+ */
+function heldDelivery<T>(path = Q) {
   let release!: () => void;
   let fail!: (error: unknown) => void;
   const delivered: T[] = [];
-  const deliver = (reply: T): Promise<void> => {
+  const writtenWhenQueueHeld: number[] = [];
+  const deliver = (reply: T): Promise<WriteReply> => {
     delivered.push(reply);
-    return new Promise<void>((resolve, reject) => {
-      release = resolve;
+    return new Promise<WriteReply>((resolve, reject) => {
+      release = () =>
+        resolve(async () => {
+          writtenWhenQueueHeld.push(h.qm.showQueue(path).messageCount);
+        });
       fail = reject;
     });
   };
-  return { deliver, delivered, release: () => release(), fail: (e: unknown) => fail(e) };
+  return { deliver, delivered, writtenWhenQueueHeld, release: () => release(), fail: (e: unknown) => fail(e) };
 }
 
 describe('single receive', () => {
@@ -62,7 +70,7 @@ describe('single receive', () => {
     expect((await h.qm.receive({ path: Q })).lookupId).toBe(before[0]);
   });
 
-  test('the removal is committed only after the reply was handed over; meanwhile no other receiver sees the message', async () => {
+  test('the removal is committed once the reply is known to go, and before it is written; meanwhile no other receiver sees the message', async () => {
     await h.qm.send(Q, { body: 'one', acknowledge: ACK_POSITIVE_RECEIVE, adminQueue: ADMIN });
     const held = heldDelivery<MessageInfo>();
     const receiving = h.qm.receive({ path: Q, deliver: held.deliver });
@@ -73,10 +81,20 @@ describe('single receive', () => {
     await expect(h.qm.receive({ path: Q })).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
     held.release();
     expect((await receiving).body).toBe('one');
+    // The reply was written only after the message had left the queue: a crash can lose it, never repeat it.
+    expect(held.writtenWhenQueueHeld).toEqual([0]);
     await settle();
     expect(h.qm.showQueue(Q).messageCount).toBe(0);
     expect(h.qm.showQueue(Q).journalMessageCount).toBe(1);
     expect(h.qm.browse({ path: ADMIN }).messages.map((m) => m.classCode)).toEqual([MessageClass.ACK_RECEIVE]);
+  });
+
+  test('a reply that cannot be written after the removal was committed is lost, not repeated (at most once)', async () => {
+    await h.qm.send(Q, { body: 'once' });
+    const deliver = async (): Promise<WriteReply> => () =>
+      Promise.reject(new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed under the reply.'));
+    await expect(h.qm.receive({ path: Q, deliver })).rejects.toMatchObject({ code: 'SERVICE_NOT_AVAILABLE' });
+    expect(h.qm.showQueue(Q).messageCount).toBe(0);
   });
 
   test('a receive by lookup ID whose reply fails leaves that message where it was', async () => {
@@ -103,7 +121,7 @@ describe('single receive', () => {
   test('a receive whose call is cancelled after the claim, before its reply left, takes nothing', async () => {
     await h.qm.send(Q, { body: 'kept' });
     const cancel = new AbortController();
-    const deliver = (): Promise<void> => {
+    const deliver = (): Promise<WriteReply> => {
       cancel.abort();
       return Promise.reject(new QkError('OPERATION_CANCELLED', 'cancelled'));
     };
@@ -175,7 +193,7 @@ describe('transactional receive', () => {
   test('a commit waits for a receive of its transaction whose reply is on its way, then removes it', async () => {
     await h.qm.send(TX, { body: 'x' }, { transactional: true });
     const tx = h.qm.beginTransaction();
-    const held = heldDelivery<MessageInfo[]>();
+    const held = heldDelivery<MessageInfo[]>(TX);
     const batch = h.qm.receiveBatch({ path: TX, max: 5, transaction: tx, deliver: held.deliver });
     await settle();
     let committed = false;
@@ -192,7 +210,7 @@ describe('transactional receive', () => {
     await h.qm.send(TX, { body: 'x' }, { transactional: true });
     const before = lookupIds(TX);
     const tx = h.qm.beginTransaction();
-    const held = heldDelivery<MessageInfo>();
+    const held = heldDelivery<MessageInfo>(TX);
     const receiving = h.qm.receive({ path: TX, transaction: tx, deliver: held.deliver });
     await settle();
     h.qm.abortTransaction(tx);

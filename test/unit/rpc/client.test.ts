@@ -27,7 +27,8 @@ function receiveHandler() {
           give: async (message) => {
             context.signal.removeEventListener('abort', onAbort);
             try {
-              await context.deliver(message);
+              const write = await context.deliver(message);
+              await write();
             } catch (error) {
               answer({ ok: false, error: { code: (error as { code: 'OPERATION_CANCELLED' }).code, message: 'x' } });
               return 'kept';

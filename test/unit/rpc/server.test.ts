@@ -193,15 +193,18 @@ describe('limits', () => {
 });
 
 describe('delivery and cancel', () => {
-  test('deliver sends the result at once; what the call returns afterwards is not sent again', async () => {
+  test('deliver prepares the result and its write step sends it; what the call returns afterwards is not sent', async () => {
     const t = new FakeTransport();
     const log = logger();
     const sink = serveRpc(t, {
       logger: log,
       handler: {
         call: async (_op, _input, context) => {
-          await context.deliver({ body: 'm' });
-          return { ok: false, error: { code: 'MESSAGE_STORAGE_FAILED', message: 'commit failed' } };
+          const write = await context.deliver({ body: 'm' });
+          // Between the two phases the receive commits its removal: nothing has been sent yet.
+          expect(t.sent).toEqual([]);
+          await write();
+          return { ok: false, error: { code: 'MESSAGE_STORAGE_FAILED', message: 'late failure' } };
         },
       },
     });
@@ -209,6 +212,37 @@ describe('delivery and cancel', () => {
     await flush();
     expect(t.frames()).toEqual([{ type: 'result', id: 1, ok: true, value: { body: 'm' } }]);
     expect(log.lines.some((l) => l.level === 'warn' && l.message.includes('after its reply'))).toBe(true);
+  });
+
+  test('a prepared result whose write never runs (the removal failed) leaves the call answered by its error', async () => {
+    const t = new FakeTransport();
+    const sink = serveRpc(t, {
+      handler: {
+        call: async (_op, _input, context) => {
+          await context.deliver({ body: 'm' });
+          return { ok: false, error: { code: 'MESSAGE_STORAGE_FAILED', message: 'the disk is full' } };
+        },
+      },
+    });
+    sink.frame(call(1, 'receive'));
+    await flush();
+    expect(t.frames()).toEqual([
+      { type: 'result', id: 1, ok: false, error: { code: 'MESSAGE_STORAGE_FAILED', message: 'the disk is full' } },
+    ]);
+  });
+
+  test('a cancel after the result was prepared has lost the race: the result is still written', async () => {
+    const t = new FakeTransport();
+    const { handler, calls } = manualHandler();
+    const sink = serveRpc(t, { handler });
+    sink.frame(call(1, 'receive'));
+    await flush();
+    const write = await (calls[0]?.context as RpcCallContext).deliver({ body: 'taken' });
+    sink.frame(JSON.stringify({ type: 'cancel', id: 1 }));
+    await write();
+    calls[0]?.answer({ ok: true, value: { body: 'taken' } });
+    await flush();
+    expect(t.frames()).toEqual([{ type: 'result', id: 1, ok: true, value: { body: 'taken' } }]);
   });
 
   test('a cancel aborts the call: its delivery is refused, nothing is sent but OPERATION_CANCELLED', async () => {
@@ -238,14 +272,17 @@ describe('delivery and cancel', () => {
     expect(t.sent).toEqual([]);
   });
 
-  test('a delivery the transport cannot take is refused (the connection closed under it)', async () => {
+  test('a prepared result the transport can no longer take is reported lost, loudly', async () => {
     const t = new FakeTransport();
+    const log = logger();
     const { handler, calls } = manualHandler();
-    const sink = serveRpc(t, { handler });
+    const sink = serveRpc(t, { handler, logger: log });
     sink.frame(call(1, 'receive'));
     await flush();
+    const write = await (calls[0]?.context as RpcCallContext).deliver('m');
     t.failSends = true;
-    await expect(calls[0]?.context.deliver('m')).rejects.toMatchObject({ code: 'SERVICE_NOT_AVAILABLE' });
+    await expect(write()).rejects.toMatchObject({ code: 'SERVICE_NOT_AVAILABLE' });
+    expect(log.lines.some((l) => l.level === 'error' && l.message.includes('lost'))).toBe(true);
   });
 
   test('closing the connection aborts every call, refuses their deliveries and tells the handler', async () => {
@@ -284,6 +321,40 @@ describe('backpressure', () => {
     await flush();
     expect(t.reading).toBe(true);
     expect(calls.map((c) => c.op).sort()).toEqual(['browse', 'browse', 'peek', 'receive']);
+  });
+
+  test('a receive prepares its reply only while the reader keeps up, so little is committed and unread', async () => {
+    const t = new FakeTransport();
+    const { handler, calls } = manualHandler({ isDestructive: (op) => op === 'receive' });
+    const sink = serveRpc(t, { handler, limits: { highWaterBytes: 1_000 } });
+    sink.frame(call(1, 'receive'));
+    await flush();
+    t.buffered = 5_000;
+    let prepared = false;
+    const preparing = (calls[0]?.context as RpcCallContext).deliver('m').then((write) => {
+      prepared = true;
+      return write;
+    });
+    await flush();
+    expect(prepared).toBe(false);
+    t.buffered = 0;
+    sink.frame(call(2, 'peek'));
+    await (
+      await preparing
+    )();
+    expect(prepared).toBe(true);
+  });
+
+  test('a receive waiting for the reader to catch up gives up when the connection closes', async () => {
+    const t = new FakeTransport();
+    const { handler, calls } = manualHandler({ isDestructive: (op) => op === 'receive' });
+    const sink = serveRpc(t, { handler, limits: { highWaterBytes: 1_000 } });
+    sink.frame(call(1, 'receive'));
+    await flush();
+    t.buffered = 5_000;
+    const preparing = (calls[0]?.context as RpcCallContext).deliver('m');
+    sink.closed('gone');
+    await expect(preparing).rejects.toMatchObject({ code: 'OPERATION_CANCELLED' });
   });
 
   test('results are never dropped for a slow reader', async () => {
@@ -361,6 +432,20 @@ describe('authentication by first frame', () => {
       expect(t.frames()).toEqual([{ type: 'error', error: { code: 'UNAUTHORIZED', message: expect.any(String) } }]);
       expect(t.closedWith).toEqual({ code: 1008, reason: 'unauthorized' });
       expect(handler.call).not.toHaveBeenCalled();
+    }
+  });
+
+  test('the token is also taken as {"token"}, a Bearer authorization, a JSON string or the bare token', async () => {
+    for (const first of [
+      JSON.stringify({ token: 'secret' }),
+      JSON.stringify({ authorization: 'Bearer secret' }),
+      JSON.stringify('secret'),
+      'secret',
+    ]) {
+      const { t, sink } = open();
+      sink.frame(first);
+      await flush();
+      expect(t.frames(), first).toEqual([{ type: 'ready' }]);
     }
   });
 

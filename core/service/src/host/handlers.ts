@@ -1,6 +1,6 @@
 /** One handler per operation of the contract, mapping it onto the queue manager of the host. */
 import type { OperationName, OperationOutput, OperationParsedInput } from '@qk/api';
-import { restartImpact, searchMessages, type QueueManagerApi, type ReplyLimit } from '@qk/engine';
+import { restartImpact, searchMessages, type QueueManagerApi, type ReplyLimit, type WriteReply } from '@qk/engine';
 import type { NetworkNode } from '@qk/network';
 import type { ServiceStatus } from '@qk/model';
 import type { TransactionRegistry } from './transaction-registry.js';
@@ -12,16 +12,21 @@ export interface CallContext {
   /** The connection that owns transactions begun by this call; undefined = plain HTTP. */
   connectionId?: string | undefined;
   /**
-   * Hands a successful reply to the caller now (resolving once the transport took it); receives commit their
-   * removal only after it resolves. Without it the reply counts as delivered once built (in-process hosts).
+   * Prepares a successful reply for the caller and resolves with the step that writes it (core/engine's
+   * Deliver): a receive commits its removal in between. Without it the reply counts as delivered once built
+   * (in-process hosts).
    */
-  deliver?: ((value: unknown) => Promise<void>) | undefined;
+  deliver?: ((value: unknown) => Promise<WriteReply>) | undefined;
   /** The byte cap of a batch reply as this transport carries it. */
   replyLimit?: ReplyLimit | undefined;
 }
 
 /** Operations whose reply carries messages they take: they wait while the caller is behind in reading. */
-export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>(['receive', 'receiveBatch']);
+export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>([
+  'receive',
+  'receiveBatch',
+  'cursorReceive',
+]);
 
 /** Handlers that also see the call context. */
 export type ContextualHandlers = {
@@ -96,6 +101,18 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       return { messages };
     },
     peek: async (input, { signal }) => engine().peek({ ...input, signal }),
+    cursorOpen: async ({ path }) => ({ cursor: engine().openCursor(path) }),
+    cursorPeek: async (input, { signal }) => engine().cursorPeek({ ...input, signal }),
+    cursorReceive: async (input, { signal, deliver }) => {
+      touch(input.transaction);
+      const message = await engine().cursorReceive({ ...input, signal, deliver });
+      touch(input.transaction);
+      return message;
+    },
+    cursorClose: async ({ cursor }) => {
+      engine().closeCursor(cursor);
+      return {};
+    },
     browse: async (input) => engine().browse(input),
     messageGet: async ({ path, lookupId }) => engine().getMessage(path, lookupId),
     messageDelete: async ({ path, lookupId }) => {

@@ -12,7 +12,7 @@ import type { ServiceHost } from '../host/host.js';
 import { bearerToken } from '../host/token.js';
 import type { Access } from './access.js';
 
-/** How long a receive's reply may take to be written out before its client counts as gone. */
+/** How long a reply may take to be written out before its client counts as gone. */
 const DELIVERY_STALL_MS = 60_000;
 
 /** 16 MB: an oversize message must reach the engine and get INSUFFICIENT_RESOURCES, not a transport error. */
@@ -73,9 +73,22 @@ export async function registerApi(
         };
         reply.raw.once('close', onClose);
         let delivered = false;
-        const deliver = async (value: unknown): Promise<void> => {
-          await writeReply(reply, { ok: true, value }, aborter.signal);
+        // A receive's reply: checked here (client still there, serializable, within the limit), written by
+        // the step returned once the engine has committed the removal.
+        const deliver = async (value: unknown): Promise<() => Promise<void>> => {
+          if (aborter.signal.aborted || reply.raw.destroyed || reply.sent)
+            throw new QkError('OPERATION_CANCELLED', 'The client went away before the reply left.');
+          const prepared = replyText({ ok: true, value });
+          if (prepared instanceof QkError) throw prepared;
           delivered = true;
+          return () =>
+            writeReply(reply, 200, prepared).catch((error: unknown) => {
+              logger.error(
+                { op, err: { message: (error as Error).message } },
+                'a receive reply could not be written after its removal was committed: it is lost to this client',
+              );
+              throw error;
+            });
         };
         const envelope = await host.call(op, request.body, {
           signal: aborter.signal,
@@ -83,12 +96,14 @@ export async function registerApi(
           replyLimit: BATCH_REPLY_LIMIT,
         });
         reply.raw.off('close', onClose);
-        if (delivered) {
-          if (!envelope.ok)
-            logger.warn({ op, error: envelope.error }, 'call failed after its reply was sent (the message stays)');
+        if (delivered && (envelope.ok || reply.sent)) {
+          if (!envelope.ok && envelope.error.code !== 'SERVICE_NOT_AVAILABLE')
+            logger.warn({ op, error: envelope.error }, 'call failed after its reply was sent');
           return reply;
         }
-        await writeReply(reply, envelope, undefined).catch((error: unknown) => {
+        // Any other answer (a receive whose removal failed after its reply was prepared included).
+        const { status, text } = answerOf(envelope);
+        await writeReply(reply, status, text).catch((error: unknown) => {
           logger.info({ op, err: { message: (error as Error).message } }, 'a reply could not be sent');
         });
         return reply;
@@ -98,36 +113,40 @@ export async function registerApi(
   );
 }
 
-/**
- * Writes one reply and resolves once it is handed to the OS; rejects (having written nothing) when the call
- * was cancelled, the client is gone, or the reply cannot be serialized or is too large — for an operation
- * that is not a receive, those last two become an INSUFFICIENT_RESOURCES reply instead.
- */
-function writeReply(reply: FastifyReply, envelope: Envelope<unknown>, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted || reply.raw.destroyed || reply.sent)
-    return Promise.reject(new QkError('OPERATION_CANCELLED', 'The client went away before the reply left.'));
+/** The JSON text of a reply, or INSUFFICIENT_RESOURCES when it cannot be serialized or is over the limit. */
+function replyText(envelope: Envelope<unknown>): string | QkError {
   let text: string;
   try {
     text = JSON.stringify(envelope);
-    const bytes = utf8Length(text);
-    if (bytes > DEFAULT_LIMITS.maxReplyBytes)
-      throw new QkError(
-        'INSUFFICIENT_RESOURCES',
-        `The reply is ${bytes.toLocaleString('en-US')} bytes; a reply may be at most ${DEFAULT_LIMITS.maxReplyBytes.toLocaleString('en-US')}. Ask for less.`,
-      );
   } catch (error) {
-    const refusal =
-      error instanceof QkError
-        ? error
-        : new QkError('INSUFFICIENT_RESOURCES', `The reply could not be serialized (${(error as Error).message}).`);
-    if (signal) return Promise.reject(refusal);
-    return writeReply(reply, failure(refusal.code, refusal.message), undefined);
+    return new QkError('INSUFFICIENT_RESOURCES', `The reply could not be serialized (${(error as Error).message}).`);
   }
+  const bytes = utf8Length(text);
+  if (bytes <= DEFAULT_LIMITS.maxReplyBytes) return text;
+  return new QkError(
+    'INSUFFICIENT_RESOURCES',
+    `The reply is ${bytes.toLocaleString('en-US')} bytes; a reply may be at most ${DEFAULT_LIMITS.maxReplyBytes.toLocaleString('en-US')}. Ask for less.`,
+  );
+}
+
+/** Status and text of an answer; one too large or not serializable becomes INSUFFICIENT_RESOURCES. */
+function answerOf(envelope: Envelope<unknown>): { status: number; text: string } {
+  const text = replyText(envelope);
+  if (text instanceof QkError)
+    return { status: httpStatusFor(text.code), text: JSON.stringify(failure(text.code, text.message)) };
+  return { status: envelope.ok ? 200 : httpStatusFor(envelope.error.code), text };
+}
+
+/**
+ * Writes one reply and resolves once it is handed to the OS; rejects when the client went away first. A
+ * client that takes none of it for a minute is cut, so it holds no resources for longer.
+ */
+function writeReply(reply: FastifyReply, status: number, text: string): Promise<void> {
+  if (reply.raw.destroyed || reply.sent)
+    return Promise.reject(new QkError('SERVICE_NOT_AVAILABLE', 'The client went away before the reply left.'));
   return new Promise<void>((resolve, reject) => {
     const raw = reply.raw;
-    // A client that takes none of a receive's reply would hold its messages claimed for as long as its
-    // socket lives: after a minute it is cut, and the messages go back.
-    const stalled = signal ? setTimeout(() => raw.destroy(), DELIVERY_STALL_MS) : undefined;
+    const stalled = setTimeout(() => raw.destroy(), DELIVERY_STALL_MS);
     const onFinish = (): void => {
       clearTimeout(stalled);
       raw.off('close', onClose);
@@ -141,11 +160,7 @@ function writeReply(reply: FastifyReply, envelope: Envelope<unknown>, signal: Ab
     };
     raw.once('finish', onFinish);
     raw.once('close', onClose);
-    void reply
-      .code(envelope.ok ? 200 : httpStatusFor(envelope.error.code))
-      .header('cache-control', 'no-store')
-      .type('application/json; charset=utf-8')
-      .send(text);
+    void reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(text);
   });
 }
 

@@ -6,8 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { API_PREFIX, type Envelope, type ErrorBody } from '@qk/api';
-import { QkError } from '@qk/model';
-import { silentLogger, type RpcLogger } from '@qk/rpc';
+import { QkError, silentLogger } from '@qk/model';
+import type { RpcLogger } from '@qk/rpc';
 import type { ServiceHost } from '../host/host.js';
 import { findConsoleDir, registerConsole } from '../console/console-assets.js';
 import { registerConsoleSession } from '../console/console-session.js';
