@@ -47,7 +47,11 @@ let exitedOnItsOwn = false;
 
 beforeAll(async () => {
   await service.start();
-  void service.waitForExit().then(() => (exitedOnItsOwn = true));
+  service.waitForExit().then(
+    () => (exitedOnItsOwn = true),
+    // waitForExit resolves with the exit code and never rejects; were it to, count it as an exit.
+    () => (exitedOnItsOwn = true),
+  );
   baselineKB = service.rss().currentKB;
   sampler = setInterval(() => {
     if (service.running) peakKB = Math.max(peakKB, service.rss().currentKB);

@@ -31,7 +31,7 @@ import { Claims } from './claims.js';
 import { ReceiveCursors } from './receive-cursors.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
 import { countFitting, prepareDelivery } from './delivery.js';
-import { makeDraft, type Draft } from './drafts.js';
+import { type makeDraft, type Draft } from './drafts.js';
 import { removeMessage } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
 import { toMessageInfo } from './message-view.js';

@@ -100,7 +100,7 @@ export async function moveWithinFamily(
 }
 
 /** How long an empty, unused subqueue stays before it goes: a console looking at it is "an open handle". */
-export const IDLE_SUBQUEUE_MS = 10_000;
+const IDLE_SUBQUEUE_MS = 10_000;
 
 /**
  * R-S1: a subqueue goes once it is empty and nobody waits on it or holds one of its messages — after

@@ -341,7 +341,7 @@ export class NetworkNode {
   /** Starts the sessions that have work. */
   #kickAll(): void {
     if (this.#closed) return;
-    let offline = false;
+    let offline: boolean;
     try {
       offline = this.#config().offline();
     } catch {

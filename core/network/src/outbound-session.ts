@@ -84,7 +84,7 @@ export class OutboundSession {
   kick(): void {
     if (this.#phase === 'closed') return;
     if (this.#phase === 'connected') return this.#pump();
-    if (this.#phase === 'idle' && this.#hasWork()) void this.#connect();
+    if (this.#phase === 'idle' && this.#hasWork()) this.#startConnect();
   }
 
   /** Ends the session for good (peer removed, service stopping, offline). */
@@ -112,6 +112,21 @@ export class OutboundSession {
     }
   }
 
+  #startConnect(): void {
+    this.#connect().catch((error: unknown) => {
+      this.#unexpected('connection', error);
+      this.#failed(error instanceof Error ? error.message : String(error), 'unreachable');
+    });
+  }
+
+  /** A failure the session's own handling did not expect: logged, never an unhandled rejection. */
+  #unexpected(what: string, error: unknown): void {
+    this.#deps.log.error(
+      { peer: this.#peer.name, error: error instanceof Error ? error.stack : String(error) },
+      `${what} failed unexpectedly`,
+    );
+  }
+
   async #connect(): Promise<void> {
     this.#phase = 'connecting';
     const peer = this.#peer;
@@ -128,9 +143,13 @@ export class OutboundSession {
     }
     const channel = this.#deps.channels.client(socket, this.#deps.log);
     this.#channel = channel;
-    void channel.closed.then((reason) => {
-      if (this.#channel === channel) this.#lost(reason);
-    });
+    channel.closed
+      .then((reason) => {
+        if (this.#channel === channel) this.#lost(reason);
+      })
+      .catch((error: unknown) =>
+        this.#deps.log.error({ peer: peer.name, error: String(error) }, 'session end not handled'),
+      );
     const hello = await this.#call(
       channel,
       'peerHello',
@@ -199,9 +218,9 @@ export class OutboundSession {
         }
         resolve(socket);
       });
-      socket.once('error', (error) => {
+      socket.once('error', (error: Error) => {
         clearTimeout(timer);
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       });
       socket.once('close', () => {
         clearTimeout(timer);
@@ -220,7 +239,7 @@ export class OutboundSession {
       this.#retryTimer = null;
       if (this.#phase !== 'waiting') return;
       this.#phase = 'idle';
-      if (this.#hasWork()) void this.#connect();
+      if (this.#hasWork()) this.#startConnect();
       else this.#deps.stateChanged(this.#peer.name, 'idle', null);
     }, wait);
     this.#retryTimer.unref();
@@ -298,7 +317,7 @@ export class OutboundSession {
         if (!lease) break;
         started = true;
         if (lease.messages.some((m) => m.transactional)) this.#transactionalQueues.add(queue);
-        void this.#deliver(channel, port, lease);
+        this.#deliver(channel, port, lease).catch((error: unknown) => this.#unexpected('delivery', error));
         if (this.#transactionalQueues.has(queue)) break;
       }
     }
@@ -307,7 +326,9 @@ export class OutboundSession {
       const pending = port.pendingControl(this.#via(), PEER_BATCH_MAX);
       if (pending) {
         started = true;
-        void this.#sendControl(channel, port, pending.handles, pending.items);
+        this.#sendControl(channel, port, pending.handles, pending.items).catch((error: unknown) =>
+          this.#unexpected('control', error),
+        );
       }
     }
     if (started || this.#inFlight > 0 || this.#controlInFlight) this.#clearIdle();

@@ -27,7 +27,6 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subscribe') }),
   z.object({ type: z.literal('unsubscribe') }),
 ]);
-export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
 export const errorBodySchema = z.object({ code: z.enum(errorCodes), message: z.string() });
 

@@ -3,5 +3,5 @@ export * from './frames.js';
 export * from './transport.js';
 export * from './logger.js';
 export * from './limits.js';
-export { serveRpc, type RpcCallContext, type RpcHandler, type RpcServerOptions } from './server.js';
-export { RpcClient, type RpcClientOptions } from './client.js';
+export { serveRpc, type RpcCallContext, type RpcHandler } from './server.js';
+export { RpcClient } from './client.js';

@@ -21,7 +21,7 @@ export interface RpcCallContext {
    * write step runs, what the call returns afterwards is not sent; when it never runs (the removal failed),
    * the call's returned error is its answer.
    */
-  deliver(value: unknown): Promise<() => Promise<void>>;
+  deliver: (value: unknown) => Promise<() => Promise<void>>;
 }
 
 /** What the connection serves. */
@@ -168,7 +168,8 @@ class RpcServerConnection implements FrameSink {
     }
     this.#authenticated = true;
     clearTimeout(this.#authTimer);
-    void this.#send('{"type":"ready"}');
+    // #send has logged why a frame could not leave; the connection is closing, nobody else to tell.
+    this.#send('{"type":"ready"}').catch(() => undefined);
   }
 
   #refuse(message: string): void {
@@ -205,11 +206,15 @@ class RpcServerConnection implements FrameSink {
     this.#calls.set(id, call);
     this.#inputBytes += inputBytes;
     this.#adjustReading();
-    void this.#run(call, input).finally(() => {
-      this.#calls.delete(id);
-      this.#inputBytes -= inputBytes;
-      this.#adjustReading();
-    });
+    this.#run(call, input)
+      .finally(() => {
+        this.#calls.delete(id);
+        this.#inputBytes -= inputBytes;
+        this.#adjustReading();
+      })
+      .catch((error: unknown) =>
+        this.#log.error({ ...this.#context(), op, ...describeFailure(error) }, 'a call failed outside its envelope'),
+      );
   }
 
   async #run(call: Call, input: unknown): Promise<void> {

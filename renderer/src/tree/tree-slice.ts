@@ -41,6 +41,7 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
   try {
     expanded = saved ? (JSON.parse(saved) as Record<string, boolean>) : {};
   } catch {
+    // A damaged saved tree is only a preference: start with every folder closed.
     expanded = {};
   }
   const persist = (value: Record<string, boolean>) => ctx.storage?.setItem(EXPANDED_KEY, JSON.stringify(value));

@@ -18,6 +18,8 @@ const screenshots = fileURLToPath(
 
 /** Fixtures of every console spec. */
 export const test = base.extend<{ service: RunningService; consolePage: Page }>({
+  // Playwright reads the first parameter's destructuring to find a fixture's dependencies: none here.
+  // eslint-disable-next-line no-empty-pattern
   service: async ({}, use) => {
     const service = await startService();
     await use(service);

@@ -240,7 +240,9 @@ describe('waiting receives', () => {
     const failing = h.qm.receive({
       path: Q,
       deliver: () =>
-        new Promise<void>((_resolve, reject) => (fail = () => reject(new QkError('SERVICE_NOT_AVAILABLE', 'gone')))),
+        new Promise<WriteReply>(
+          (_resolve, reject) => (fail = () => reject(new QkError('SERVICE_NOT_AVAILABLE', 'gone'))),
+        ),
     });
     await drainTicks();
     const waiting = h.qm.receive({ path: Q, timeoutMs: 60_000 });

@@ -13,7 +13,7 @@ function inNetns(netns: string, script: string, timeoutMs = 5_000): Promise<{ co
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout.on('data', (d) => (out += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);

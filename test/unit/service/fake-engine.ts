@@ -16,7 +16,7 @@ interface Waiter {
   path: string;
   remove: boolean;
   resolve(message: MessageInfo): void;
-  reject(error: unknown): void;
+  reject(error: Error): void;
 }
 
 /** What a test can look at after the fact. */
@@ -162,6 +162,10 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
       duplicateCache: { entries: 0, capacity: 10_000, duplicatesRemoved: 0 },
       machineQuotaUsedKB: 0,
       machineJournalQuotaUsedKB: 0,
+      peerAddress: null,
+      peerFingerprint: null,
+      routing: false,
+      offline: false,
       startedTime: new Date(0).toISOString(),
     }),
     listQueues: () => [...queues.values()].map((q) => queueInfo(q.path, q.transactional, q.messages.length)),
@@ -256,6 +260,32 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     setSetting: unsupported,
     traffic: unsupported,
     classCounts: unsupported,
+    networkConfig: {
+      peers: () => [],
+      putPeer: unsupported,
+      removePeer: unsupported,
+      peerConnected: unsupported,
+      routes: () => [],
+      setRoute: unsupported,
+      removeRoute: unsupported,
+      outgoingQueues: () => [],
+      outgoingQueue: unsupported,
+      setOutgoingPaused: unsupported,
+      offline: () => false,
+      setOffline: unsupported,
+    },
+    // A computer with nothing to send and nobody sending to it.
+    networkPort: {
+      outgoing: () => [],
+      lease: () => null,
+      settle: unsupported,
+      release: unsupported,
+      resendNow: () => undefined,
+      deliver: unsupported,
+      pendingControl: () => null,
+      controlDelivered: unsupported,
+      receiveControl: unsupported,
+    },
     on: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

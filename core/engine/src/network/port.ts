@@ -46,7 +46,7 @@ export class EngineNetworkPort implements NetworkPort {
     this.#outbound = new Outbound({
       core: deps.core,
       claims: deps.claims,
-      execute: deps.execute,
+      execute: (durable, work) => deps.execute(durable, work),
       isPaused: (q) => deps.config.isPaused(q),
       offline: () => deps.config.offline(),
     });
@@ -73,7 +73,8 @@ export class EngineNetworkPort implements NetworkPort {
   }
 
   deliver(from: ComputerRef, messages: readonly TransitMessage[], routing: boolean): Promise<DeliveryOutcome[]> {
-    const { core, execute, duplicates, arrivals } = this.#deps;
+    const { core, duplicates, arrivals } = this.#deps;
+    const execute = <T>(durable: boolean, work: () => T): Promise<T> => this.#deps.execute(durable, work);
     return deliverInbound({ core, execute, duplicates, arrivals }, from, messages, routing);
   }
 

@@ -17,8 +17,6 @@ import { RequestLogController } from './http-log.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
 import { attachWebSocket, type WebSocketChannel } from './websocket-server.js';
 
-export { HTTP_BODY_LIMIT } from './api-routes.js';
-
 /** How long a stop waits for requests in flight before cutting their connections. */
 const CLOSE_GRACE_MS = 2_000;
 
