@@ -46,6 +46,7 @@ import { createSubqueue } from './subqueues.js';
 import * as admin from './message-admin.js';
 import { recordAborts, rejectMessage } from './poison.js';
 import { resendDeadLetters, type ResendFailure } from './resend.js';
+import { copyMessages, type CopyResult } from './copying.js';
 import { exportPage, importMessages, sendPropertiesOf } from './transfer.js';
 import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
@@ -807,6 +808,10 @@ class QueueManager implements QueueManagerApi {
 
   rejectMessage(path: string, lookupId: number): Promise<void> {
     return rejectMessage(this.ctx, path, lookupId);
+  }
+
+  copyMessages(path: string, lookupIds: number[], target: string): Promise<CopyResult> {
+    return copyMessages(this.ctx, path, lookupIds, target);
   }
 
   resendDeadLetters(path: string, lookupIds?: number[]): Promise<{ resent: number; failed: ResendFailure[] }> {
