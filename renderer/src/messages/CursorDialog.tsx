@@ -20,7 +20,8 @@ type State =
   | { kind: 'message'; message: MessageInfo; received: MessageInfo | null }
   /** At the end; `resume` is how to wait there: 'current' after a receive took the last, 'next' after Next. */
   | { kind: 'end'; received: MessageInfo | null; waiting: boolean; resume: 'current' | 'next' }
-  | { kind: 'error'; text: string };
+  /** `movable`: the message under the cursor went meanwhile (R-C5); Next moves on from where it was. */
+  | { kind: 'error'; text: string; movable: boolean };
 
 /** The dialog. */
 export function CursorDialog({ computer, path }: { computer: string; path: string }) {
@@ -44,14 +45,17 @@ export function CursorDialog({ computer, path }: { computer: string; path: strin
       setState(
         code === 'IO_TIMEOUT'
           ? { kind: 'end', received, waiting: false, resume: action }
-          : { kind: 'error', text: `${code}: ${message}` },
+          : { kind: 'error', text: `${code}: ${message}`, movable: code === 'MESSAGE_ALREADY_RECEIVED' },
       );
     } finally {
       setBusy(false);
     }
   };
   const run = (work: () => Promise<void>) => {
-    work().catch((error: unknown) => setState({ kind: 'error', text: describeError(error).message }));
+    work().catch((error: unknown) => {
+      const { code, message } = describeError(error);
+      setState({ kind: 'error', text: `${code}: ${message}`, movable: code === 'MESSAGE_ALREADY_RECEIVED' });
+    });
   };
 
   useEffect(() => {
@@ -66,8 +70,10 @@ export function CursorDialog({ computer, path }: { computer: string; path: strin
         cursor.current = id;
         run(() => step('current', 0, null));
       },
-      (error: unknown) =>
-        setState({ kind: 'error', text: `${describeError(error).code}: ${describeError(error).message}` }),
+      (error: unknown) => {
+        const { code, message } = describeError(error);
+        setState({ kind: 'error', text: `${code}: ${message}`, movable: false });
+      },
     );
     return () => {
       closed = true;
@@ -103,6 +109,9 @@ export function CursorDialog({ computer, path }: { computer: string; path: strin
             <Field label="Arrived">
               <span title={current.arrivedTime}>{formatTime(current.arrivedTime)}</span>
             </Field>
+            <Field label="Moves / aborted receives">
+              {current.moveCount.toLocaleString()} / {current.abortCount.toLocaleString()}
+            </Field>
           </>
         )}
         {lastReceived && (
@@ -114,7 +123,7 @@ export function CursorDialog({ computer, path }: { computer: string; path: strin
       <div className="form-actions cursor-buttons">
         <button
           type="button"
-          disabled={busy || !current}
+          disabled={busy || !(current || (state.kind === 'error' && state.movable))}
           onClick={() => run(() => step('next', 0, null))}
         >
           Next

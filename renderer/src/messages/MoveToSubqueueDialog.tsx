@@ -24,8 +24,10 @@ export function MoveToSubqueueDialog({ computer, path }: { computer: string; pat
     .filter((q) => q.type === 'subqueue' && q.path.toLowerCase().startsWith(`${queuePath.toLowerCase()};`))
     .map((q) => subqueueName(q.path))
     .filter((name) => `${queuePath};${name}`.toLowerCase() !== path.toLowerCase());
-  const [name, setName] = useState(siblings[0] ?? 'poison');
-  const valid = NAME.test(name.trim());
+  const inSubqueue = path.includes(';');
+  const [name, setName] = useState(siblings[0] ?? (inSubqueue ? '' : 'poison'));
+  const here = `${queuePath};${name.trim()}`.toLowerCase() === path.toLowerCase();
+  const valid = NAME.test(name.trim()) && !here;
   return (
     <DialogShell
       title="Move to subqueue"
@@ -47,11 +49,16 @@ export function MoveToSubqueueDialog({ computer, path }: { computer: string; pat
           onChange={(e) => setName(e.target.value)}
           aria-label="Subqueue name"
           aria-invalid={!valid}
+          aria-describedby={valid ? undefined : 'subqueue-name-error'}
           data-autofocus
         />
       </label>
       {!valid && (
-        <FieldError id="subqueue-name-error">A subqueue name has 1 to 32 characters and no ; \ or /.</FieldError>
+        <FieldError id="subqueue-name-error">
+          {here
+            ? 'The messages are in this subqueue already.'
+            : 'A subqueue name has 1 to 32 characters and no ; \\ or /.'}
+        </FieldError>
       )}
       <datalist id="qk-subqueues">
         {siblings.map((s) => (

@@ -50,6 +50,7 @@ export const createTransferActions: SliceCreator<TransferActions> = (set, get, c
   async function perMessage(
     title: string,
     past: string,
+    to: string,
     each: (client: ReturnType<typeof ctx.clientFor>, path: string, lookupId: number) => Promise<unknown>,
   ): Promise<Job | null> {
     const target = get().target;
@@ -76,7 +77,7 @@ export const createTransferActions: SliceCreator<TransferActions> = (set, get, c
         job.progress(done);
       }
       const failed = done - ok;
-      return `${past} ${plural(ok, 'message')}${failed > 0 ? `; ${plural(failed, 'message')} failed (${codeCounts(codes)})` : ''}${job.signal.aborted ? ' before Cancel' : ''}.`;
+      return `${past} ${plural(ok, 'message')}${to}${failed > 0 ? `; ${plural(failed, 'message')} failed (${codeCounts(codes)})` : ''}${job.signal.aborted ? ' before Cancel' : ''}.`;
     });
     get().clearSelection();
     get().invalidateList();
@@ -87,13 +88,13 @@ export const createTransferActions: SliceCreator<TransferActions> = (set, get, c
     clipboard: null,
 
     moveWithinQueue(destination) {
-      return perMessage(`Move messages to ${destination}`, `Moved to ${destination}:`, (client, path, lookupId) =>
+      return perMessage(`Move messages to ${destination}`, 'Moved', ` to ${destination}`, (client, path, lookupId) =>
         client.messageMove({ path, lookupId, target: destination }),
       );
     },
 
     rejectSelected() {
-      return perMessage('Reject messages', 'Rejected', (client, path, lookupId) =>
+      return perMessage('Reject messages', 'Rejected', '', (client, path, lookupId) =>
         client.messageReject({ path, lookupId }),
       );
     },

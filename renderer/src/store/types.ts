@@ -81,6 +81,11 @@ export interface TreeSlice {
   createQueue(computer: string, input: QueueCreateRequest): Promise<QueueInfo>;
   updateQueue(computer: string, input: QueueUpdateRequest): Promise<QueueInfo>;
   deleteQueue(computer: string, path: string): Promise<void>;
+  /**
+   * A queue went (another program deleted it, an emptied subqueue closed, R-S1): a selection on it moves to
+   * its parent node, as MMC's does, so the list stops reading a queue that is not there.
+   */
+  leaveDeletedQueue(computer: string, path: string): void;
   purgeQueue(computer: string, path: string): Promise<number>;
 }
 

@@ -150,6 +150,25 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
       await get().refreshQueues(computer);
     },
 
+    leaveDeletedQueue(computer, path) {
+      const result = get().resultSelection;
+      if (result && samePath(parseNodeId(result).path ?? '', path)) set({ resultSelection: null });
+      const selected = get().selectedNodeId;
+      if (!selected) return;
+      const ref = parseNodeId(selected);
+      if (ref.computer !== computer || ref.path === null || ref.kind === 'systemQueue') return;
+      const queuePath = ref.kind === 'subqueue' ? (ref.path.split(';')[0] ?? '') : ref.path;
+      // [computer, msmq, folder, queue]: a gone subqueue leaves to its queue, a gone queue to its folder.
+      const chain = ancestorsOf(ref, get().queues[computer] ?? []);
+      const to =
+        ref.kind === 'subqueue' && samePath(ref.path, path)
+          ? chain[chain.length - 1]
+          : samePath(queuePath, path)
+            ? chain[2]
+            : undefined;
+      if (to) get().selectNode(to);
+    },
+
     async purgeQueue(computer, path) {
       const { purged } = await ctx.clientFor(computer).queuePurge({ path });
       await get().refreshQueues(computer);

@@ -83,17 +83,25 @@ test('walk a queue with a cursor: current, next, receive, wait at the end', asyn
   await action(page, 'walkCursor').click();
   const dialog = page.getByRole('dialog', { name: 'Cursor on orders' });
   const current = dialog.getByRole('region', { name: 'Message under the cursor' });
+  const receive = async (label: string) => {
+    await dialog.getByRole('button', { name: 'Receive…' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Receive message' });
+    await expect(confirm).toContainText(`Receive ${label} from orders?`);
+    await confirm.getByRole('button', { name: 'Receive' }).click();
+  };
   await expect(current).toContainText('order 1');
+  // R-C5: another program takes the message under the cursor; Receive says so and Next moves on.
+  await service.call('receive', { path: ORDERS });
+  await receive('order 1');
+  await expect(current).toContainText('MESSAGE_ALREADY_RECEIVED');
   await dialog.getByRole('button', { name: 'Next', exact: true }).click();
   await expect(current).toContainText('order 2');
-  await dialog.getByRole('button', { name: 'Receive…' }).click();
-  const confirm = page.getByRole('alertdialog', { name: 'Receive message' });
-  await expect(confirm).toContainText('Receive order 2 from orders?');
-  await confirm.getByRole('button', { name: 'Receive' }).click();
+  await receive('order 2');
   // R-C3: after a receive the cursor stands on the message after it.
   await expect(current).toContainText('order 3');
   await expect(current.getByRole('note')).toContainText('Received order 2');
-  expect((await service.call('browse', { path: ORDERS })).messages.map((m) => m.label)).toEqual(['order 1', 'order 3']);
+  expect((await service.call('browse', { path: ORDERS })).messages.map((m) => m.label)).toEqual(['order 3']);
+  await expect(messageGrid(page).getByRole('row').filter({ hasText: 'order 2' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Next', exact: true }).click();
   await expect(current.getByRole('status')).toHaveText(
     'The cursor is at the end of the queue: no message after it now.',
