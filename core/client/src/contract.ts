@@ -70,6 +70,9 @@ export const OPERATION_NAMES = [
   'serviceConnect',
   'messagesSearch',
   'serviceRestartImpact',
+  'consume',
+  'consumeCommit',
+  'consumeAbort',
 ] as const satisfies readonly OperationName[];
 
 // Compile-time proof that no operation of the contract is missing above.

@@ -77,13 +77,21 @@ export class StreamConsumer implements Consumption {
     this.#stop(error);
   }
 
-  async commit(): Promise<number> {
+  async commit(count?: number): Promise<number> {
     const transaction = this.#switchTransaction();
-    // Messages of this transaction still on their way join it first (the queue manager's commit waits for them).
-    const rounds = Promise.allSettled([...this.#rounds]);
+    const next = this.#transaction as string;
+    // Rounds under way belong to the transaction being committed: they join it first.
+    await Promise.allSettled([...this.#rounds]);
+    const written = this.#forget(transaction);
+    const ending = this.host.openTransaction(transaction);
+    const following = this.host.openTransaction(next);
+    if (count !== undefined && count < written && ending && following) {
+      // The reader has finished with the first `count` only: the later ones stay held, in the next transaction.
+      following.receives.unshift(...ending.receives.splice(count));
+      this.#written.set(next, (this.#written.get(next) ?? 0) + (written - count));
+    }
     await this.host.commitTransaction(transaction);
-    await rounds;
-    return this.#forget(transaction);
+    return count !== undefined ? Math.min(count, written) : written;
   }
 
   abort(): number {

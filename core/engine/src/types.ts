@@ -132,8 +132,11 @@ export interface Consumption {
    * queue manager stopped, or a removal could not be committed.
    */
   readonly done: Promise<void>;
-  /** Transactional: commits every message handed over so far; resolves with how many. */
-  commit(): Promise<number>;
+  /**
+   * Transactional: commits the first `count` messages handed over and not yet committed (all of them without
+   * `count`); the later ones stay held for a later commit. Resolves with how many were committed.
+   */
+  commit(count?: number): Promise<number>;
   /** Transactional: puts back every message handed over and not committed; returns how many. */
   abort(): number;
 }

@@ -185,6 +185,19 @@ describe('transactional stream', () => {
     await closed(s.stream, s.close);
   });
 
+  test('R-E3 commit(count) commits only the first messages handed over; the later ones stay held until later', async () => {
+    await h.qm.sendBatch([1, 2, 3].map((i) => ({ path: TX, message: { body: `m${i}` }, transactional: true })));
+    const s = open(TX, 3, true);
+    await ticks();
+    expect(s.bodies()).toEqual(['m1', 'm2', 'm3']);
+    expect(await s.stream.commit(1)).toBe(1);
+    expect(h.qm.browse({ path: TX, includeBody: true }).messages.map((m) => m.body)).toEqual(['m2', 'm3']);
+    expect(s.stream.abort()).toBe(2);
+    await ticks();
+    expect(h.qm.showQueue(TX).messageCount).toBe(2);
+    await closed(s.stream, s.close);
+  });
+
   test('R-D5 an abort, or the end of the stream, puts back what was not committed, in place and not dead-lettered', async () => {
     await h.qm.sendBatch([1, 2, 3].map((i) => ({ path: TX, message: { body: `m${i}` }, transactional: true })));
     const before = h.qm.browse({ path: TX }).messages.map((m) => m.lookupId);
