@@ -156,7 +156,7 @@ describe('consume()', () => {
 });
 
 describe('transactional consume()', () => {
-  it('R-E3 commits each message once the handler is done with it; close() commits what was handled', async () => {
+  it('commits each message once the handler is done with it; close() commits what was handled', async () => {
     const c = await client();
     try {
       const path = await queue(c, true);

@@ -168,7 +168,7 @@ describe('transactional stream', () => {
     expect(() => open(Q, 1, true)).toThrow(expect.objectContaining({ code: 'TRANSACTION_USAGE' }));
   });
 
-  test('R-E3 handed-over messages stay held until the reader commits; commit removes them, one by one or in batches', async () => {
+  test('handed-over messages stay held until the reader commits; commit removes them, one by one or in batches', async () => {
     await h.qm.sendBatch([1, 2, 3].map((i) => ({ path: TX, message: { body: `m${i}` }, transactional: true })));
     const s = open(TX, 10, true);
     await ticks();
@@ -185,7 +185,7 @@ describe('transactional stream', () => {
     await closed(s.stream, s.close);
   });
 
-  test('R-E3 commit(count) commits only the first messages handed over; the later ones stay held until later', async () => {
+  test('commit(count) commits only the first messages handed over; the later ones stay held until later', async () => {
     await h.qm.sendBatch([1, 2, 3].map((i) => ({ path: TX, message: { body: `m${i}` }, transactional: true })));
     const s = open(TX, 3, true);
     await ticks();
