@@ -3,7 +3,7 @@
  * folder, and the IPC bridge between them.
  */
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, protocol, utilityProcess, type WebContents } from 'electron';
+import { app, type BrowserWindow, dialog, ipcMain, Menu, protocol, utilityProcess, type WebContents } from 'electron';
 import { APP_INDEX_URL, handleAppProtocol, registerAppScheme } from './app-protocol.js';
 import { connectHost, type HostConnection } from './host-connection.js';
 import { registerIpc } from './ipc.js';
@@ -86,6 +86,9 @@ export function runMain(bundleDir: string): void {
     event.preventDefault();
     stopping = true;
     disposeIpc?.();
-    void host.stop().finally(() => app.quit());
+    host
+      .stop()
+      .catch((error: unknown) => console.error('Queuekeeper: the service did not stop cleanly:', error))
+      .finally(() => app.quit());
   });
 }

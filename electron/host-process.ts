@@ -71,10 +71,17 @@ export async function runHostProcess(
       connection.frame(message.text);
     } else if (message?.type === 'stop') {
       connection.closed('the main process asked the service to stop');
-      void service.stop().finally(() => {
+      const stopped = (code: number): void => {
         send({ type: 'stopped' });
-        exit(0);
-      });
+        exit(code);
+      };
+      service.stop().then(
+        () => stopped(0),
+        (error: unknown) => {
+          console.error('Queuekeeper: the service did not stop cleanly:', error);
+          stopped(1);
+        },
+      );
     }
   });
   send({ type: 'ready', name: service.name, id: service.id, url: service.url });

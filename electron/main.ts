@@ -9,7 +9,11 @@ import type { ParentPortLike } from './host-process.js';
 
 const utilityPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
 if (process.type === 'utility' && utilityPort) {
-  void runUtilityHost(utilityPort);
+  runUtilityHost(utilityPort).catch((error: unknown) => {
+    // The main process sees the utility process exit; the reason is only here.
+    console.error('Queuekeeper service process failed:', error);
+    process.exit(1);
+  });
 } else {
   runMain(__dirname);
 }

@@ -18,11 +18,6 @@ export function tempFolder(tag: string): string {
   return dir;
 }
 
-export function removeFolder(dir: string): void {
-  rmSync(dir, { recursive: true, force: true });
-  folders.delete(dir);
-}
-
 export function trackChild(child: ChildProcess): void {
   children.add(child);
   child.once('exit', () => children.delete(child));

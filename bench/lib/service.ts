@@ -47,7 +47,7 @@ export async function startService(root: string, dataDir: string, name = 'BENCH'
   );
   trackChild(child);
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
     if (stderr.length > 20_000) stderr = stderr.slice(-20_000);
   });

@@ -18,7 +18,7 @@ const MAX_MSGS = Number(process.argv[2] || 50000);
 const MAX_SECS = Number(process.argv[3] || 8);
 const BODY = Number(process.argv[4] || 200);
 const PORT = Number(process.env.AMQP_PORT || 5672);
-const URL = `amqp://guest:guest@127.0.0.1:${PORT}`; // loopback only, by design
+const BROKER_URL = `amqp://guest:guest@127.0.0.1:${PORT}`; // loopback only, by design
 const BROKER_PID = process.env.BROKER_PID ? Number(process.env.BROKER_PID) : null;
 
 const now = () => process.hrtime.bigint();
@@ -154,8 +154,7 @@ async function consume(conn, queue, expected, prefetch) {
   let n = 0;
   const t0 = now();
   const result = await new Promise((resolve, reject) => {
-    let tag = null,
-      done = false;
+    let done = false;
     const finish = (why) => {
       if (done) return;
       done = true;
@@ -179,9 +178,7 @@ async function consume(conn, queue, expected, prefetch) {
         if (n >= expected) finish('drained');
       },
       { noAck: false },
-    ).then((r) => {
-      tag = r.consumerTag;
-    }, reject);
+    ).then(() => undefined, reject);
   });
   await ch.close();
   return result;
@@ -190,8 +187,8 @@ async function consume(conn, queue, expected, prefetch) {
 // Producer (window 100, confirms) and consumer (prefetch 100, manual ack) at
 // the same time on separate connections; e2e latency = send -> consumer callback.
 async function concurrent(queueName, declare, persistent, window, prefetch) {
-  const pconn = await amqp.connect(URL);
-  const cconn = await amqp.connect(URL);
+  const pconn = await amqp.connect(BROKER_URL);
+  const cconn = await amqp.connect(BROKER_URL);
   const pch = await pconn.createConfirmChannel();
   await declare(pch, queueName);
   await pch.purgeQueue(queueName);
@@ -248,8 +245,8 @@ async function concurrent(queueName, declare, persistent, window, prefetch) {
 // the open-loop schedule (large lag = generator or broker could not keep the
 // rate, i.e. the latency figures would understate). Bounded by MAX_SECS and MAX_MSGS.
 async function fixedRate(queueName, declare, persistent, ratePerSec) {
-  const pconn = await amqp.connect(URL);
-  const cconn = await amqp.connect(URL);
+  const pconn = await amqp.connect(BROKER_URL);
+  const cconn = await amqp.connect(BROKER_URL);
   const pch = await pconn.createConfirmChannel();
   await declare(pch, queueName);
   await pch.purgeQueue(queueName);
@@ -329,7 +326,7 @@ const declareClassicTransient = (ch, q) =>
 const declareQuorum = (ch, q) => ch.assertQueue(q, { durable: true, arguments: { 'x-queue-type': 'quorum' } });
 
 async function runCase(label, queueName, declare, mode, persistent) {
-  const conn = await amqp.connect(URL);
+  const conn = await amqp.connect(BROKER_URL);
   const ch = mode === 'no-confirm' ? await conn.createChannel() : await conn.createConfirmChannel();
   await declare(ch, queueName);
   await ch.purgeQueue(queueName);

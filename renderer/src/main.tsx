@@ -22,7 +22,10 @@ declare global {
 
 function startStore(client: ConsoleClient): AppStore {
   const store = createAppStore(client);
-  void store.getState().start();
+  store
+    .getState()
+    .start()
+    .catch((error: unknown) => store.getState().reportError('Connect', error));
   // Tests and the UI bench read the store; it holds no secrets (the token stays in the client).
   (window as unknown as { __qkStore?: AppStore }).__qkStore = store;
   return store;
@@ -57,6 +60,20 @@ function BrowserRoot() {
       },
     );
   }, []);
+  const signIn = async (token: string) => {
+    const client = createHttpClient({ baseUrl: window.location.origin, token });
+    try {
+      await client.serviceStatus({});
+      rememberToken(token);
+      setStore(startStore(client));
+    } catch (e) {
+      client.close();
+      forgetToken();
+      const { code, message } = describeError(e);
+      setError(`${code}: ${message}`);
+    }
+  };
+
   if (signingIn) return null;
   if (store) {
     return (
@@ -68,18 +85,8 @@ function BrowserRoot() {
   return (
     <LoginScreen
       error={error}
-      onToken={async (token) => {
-        const client = createHttpClient({ baseUrl: window.location.origin, token });
-        try {
-          await client.serviceStatus({});
-          rememberToken(token);
-          setStore(startStore(client));
-        } catch (e) {
-          client.close();
-          forgetToken();
-          const { code, message } = describeError(e);
-          setError(`${code}: ${message}`);
-        }
+      onToken={(token) => {
+        signIn(token).catch((e: unknown) => setError(describeError(e).message));
       }}
     />
   );

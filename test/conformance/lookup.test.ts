@@ -55,7 +55,7 @@ describe.concurrent('lookup-ID actions', () => {
     ]) {
       const result = await svc.qk('peek', path, ...flags);
       expect(result.exitCode, flags.join(' ')).toBe(3);
-      expect(result.json?.error?.code).toBe('MESSAGE_NOT_FOUND');
+      expect(result.json).toMatchObject({ error: { code: 'MESSAGE_NOT_FOUND' } });
     }
   });
 

@@ -7,12 +7,11 @@ import { describe, expect, test } from 'vitest';
 import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
 import { callApi } from '../helpers/http-api.js';
 import { SYSTEM, sameQueue } from '../helpers/qk-ops.js';
-import type { QkMessage, QkQueue } from '../helpers/qk-types.js';
+import type { QkQueue } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
 
 /** The properties subqueues add to the CLI.md shapes. */
 type SubqueueInfo = QkQueue;
-type CountedMessage = QkMessage;
 
 const file = serviceForFile();
 
@@ -34,7 +33,7 @@ describe.concurrent('subqueues', () => {
     expect(list[at + 1]).toMatchObject({ type: 'subqueue', messageCount: 1 });
     expect(sameQueue(list[at + 1]?.path, `${dest};poison`)).toBe(true);
     expect(sameQueue(list[at + 1]?.parent, dest)).toBe(true);
-    const moved = (await q.messages(`${dest};poison`)) as CountedMessage[];
+    const moved = await q.messages(`${dest};poison`);
     expect(moved.map((m) => [m.lookupId, m.label, m.moveCount, m.abortCount])).toEqual([[id, 'poisonous', 1, 0]]);
     expect((await q.show(dest)).messageCount).toBe(0);
     const direct = `DIRECT=OS:.\\${dest.slice(2)};poison`;
@@ -56,7 +55,7 @@ describe.concurrent('subqueues', () => {
     ok(await svc.qk('message', 'move', dest, id, `${dest};retry`));
     ok(await svc.qk('message', 'move', `${dest};retry`, id, `${dest};poison`));
     ok(await svc.qk('message', 'move', `${dest};poison`, id, dest));
-    const [back] = (await q.messages(dest)) as CountedMessage[];
+    const [back] = await q.messages(dest);
     expect(back).toMatchObject({ lookupId: Number(id), moveCount: 3 });
     failsWith(await svc.qk('message', 'move', dest, id, `${other};poison`), 'INVALID_PARAMETER');
     expect((await q.messages(dest)).map((m) => m.lookupId)).toEqual([Number(id)]);
@@ -87,6 +86,20 @@ describe.concurrent('subqueues', () => {
     expect(main.bytes + poison.bytes).toBe(before);
     await svc.qk('send', dest, '--body', 'z'.repeat(300), '--label', 'no room');
     expect((await q.messages(dest)).map((m) => m.label)).not.toContain('no room');
+  });
+});
+
+describe.concurrent('what a subqueue inherits', () => {
+  test("R-S4 R-T5 a subqueue has its queue's type and quota; a message received from it goes to its queue's journal", async () => {
+    const { q, svc } = file;
+    const dest = await q.newQueue('inh', '--transactional', '--journal', '--quota', '64');
+    await q.send(dest, '--transactional', '--label', 'journaled');
+    ok(await svc.qk('message', 'move', dest, String(await lookupIdOf(dest)), `${dest};retry`));
+    const sub = await q.show(`${dest};retry`);
+    expect(sub).toMatchObject({ type: 'subqueue', transactional: true, quotaKB: 64 });
+    const received = await q.receive(`${dest};retry`, '--transactional');
+    expect(received.label).toBe('journaled');
+    expect((await q.messages(`${dest}\\JOURNAL$`)).map((m) => m.id)).toEqual([received.id]);
   });
 });
 
@@ -125,10 +138,10 @@ describe.concurrent('poison messages', () => {
       await callApi(svc.dataDir, 'receive', { path: dest, transaction });
       await callApi(svc.dataDir, 'transactionAbort', { transaction });
     }
-    const [m] = (await q.messages(dest)) as CountedMessage[];
+    const [m] = await q.messages(dest);
     expect(m).toMatchObject({ abortCount: 2, moveCount: 0 });
     ok(await svc.qk('message', 'move', dest, String(m?.lookupId), `${dest};poison`));
-    const [moved] = (await q.messages(`${dest};poison`)) as CountedMessage[];
+    const [moved] = await q.messages(`${dest};poison`);
     expect(moved).toMatchObject({ abortCount: 0, moveCount: 1 });
   });
 });

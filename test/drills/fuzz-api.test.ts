@@ -18,6 +18,8 @@ import { HOSTILE_STRINGS } from './fuzz/pools.js';
 const CASES = Number(process.env['QK_FUZZ_CASES'] ?? sized(1_500, 100_000));
 /** The service's request body limit (CLI.md: oversized input is refused). */
 const HTTP_BODY_LIMIT = 16 * 1024 * 1024;
+/** The drill is bounded in time: on a machine too busy to run every case in this long, it says how many ran. */
+const TIME_BUDGET_MS = sized(10, 80) * 60_000;
 /** Cases between two tidy-ups of the fixture. */
 const TIDY_EVERY = 150;
 /** Stopping or restarting the service is not an input error to survive; the crash drill covers restarts. */
@@ -121,10 +123,18 @@ interface LaneCounts {
   perMode: Record<string, number>;
 }
 
-async function runLane(target: FuzzTarget, cases: number, random: Random, counts: LaneCounts): Promise<void> {
+async function runLane(
+  target: FuzzTarget,
+  cases: number,
+  random: Random,
+  counts: LaneCounts,
+  deadline: number,
+): Promise<void> {
   let n = 0;
   await fc.assert(
     fc.asyncProperty(caseArbitrary(), async (c) => {
+      // Past the time budget the remaining cases are skipped, and the figures say how many ran.
+      if (Date.now() > deadline) return true;
       n += 1;
       if (n % TIDY_EVERY === 0) await target.tidy();
       counts.perOp[c.op] = (counts.perOp[c.op] ?? 0) + 1;
@@ -174,9 +184,10 @@ test('fuzz drill: hostile, boundary and valid input to every API operation — n
     expect(calibration.light, 'the state digest must see one more message').not.toBeNull();
     expect(calibration.full, 'the full state digest must see one more message').not.toBeNull();
   }
+  const deadline = Date.now() + TIME_BUDGET_MS;
   await Promise.all(
     targets.map((target, lane) =>
-      runLane(target, Math.ceil(CASES / LANES), new Random(random.seed + lane), counts[lane] as LaneCounts),
+      runLane(target, Math.ceil(CASES / LANES), new Random(random.seed + lane), counts[lane] as LaneCounts, deadline),
     ),
   );
   const statuses = await Promise.all(targets.map((t) => t.api.call('serviceStatus', {})));
@@ -197,7 +208,7 @@ test('fuzz drill: hostile, boundary and valid input to every API operation — n
     often: `${count(stat('cases'))} cases (${LANES} service${LANES > 1 ? 's' : ''})`,
     lost: `${byKind('state-changed')} refusals that changed state`,
     crashed: `${stat('crashes')} crashes, ${fiveXx} undocumented 5xx/INTERNAL`,
-    holds: findings.length === 0 && alive,
+    holds: findings.length === 0 && alive && stat('cases') >= CASES,
     seed: random.seed,
     durationMs: Date.now() - started,
     figures: {
@@ -224,5 +235,6 @@ test('fuzz drill: hostile, boundary and valid input to every API operation — n
 
   expect(findings.slice(0, 15), `${findings.length} findings (first 15)`).toEqual([]);
   expect(alive).toBe(true);
+  expect(stat('cases'), `cases run within ${TIME_BUDGET_MS / 60_000} min`).toBeGreaterThanOrEqual(CASES);
   expect(operationsCovered).toBe(operationNames.length - EXCLUDED.size);
 });

@@ -135,22 +135,3 @@ export interface QkOutgoing {
 export interface QkErrorBody {
   error: { code: string; message: string };
 }
-
-/** MSMQ class codes (reference/msmq.md §2.1) the suite checks, by the names `qk` prints. */
-export const ClassCode = {
-  NORMAL: 0x0000,
-  ACK_REACH_QUEUE: 0x0002,
-  ACK_RECEIVE: 0x4000,
-  NACK_BAD_DST_Q: 0x8000,
-  NACK_PURGED: 0x8001,
-  NACK_REACH_QUEUE_TIMEOUT: 0x8002,
-  NACK_Q_EXCEED_QUOTA: 0x8003,
-  NACK_HOP_COUNT_EXCEEDED: 0x8005,
-  NACK_NOT_TRANSACTIONAL_Q: 0x8009,
-  NACK_NOT_TRANSACTIONAL_MSG: 0x800a,
-  NACK_Q_DELETED: 0xc000,
-  NACK_Q_PURGED: 0xc001,
-  NACK_RECEIVE_TIMEOUT: 0xc002,
-  NACK_RECEIVE_TIMEOUT_AT_SENDER: 0xc003,
-} as const;
-export type ClassName = keyof typeof ClassCode;

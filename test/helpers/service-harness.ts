@@ -25,7 +25,7 @@ const slots = new ProcessSlots(Number(process.env['QK_PARALLEL_QK'] ?? 3));
 const STOP_TIMEOUT_MS = 15_000;
 
 /** What one `qk` invocation left behind: exit code, parsed JSON (stdout on success, stderr on failure). */
-export interface QkResult<T = any> {
+export interface QkResult<T = unknown> {
   exitCode: number;
   /** stdout JSON when exitCode is 0, the stderr `{"error":…}` document otherwise; null when unparsable. */
   json: T;
@@ -201,12 +201,12 @@ export class ServiceHarness {
   }
 
   /** Runs `qk --data DIR --json …args` and returns its exit code and JSON. */
-  async qk<T = any>(...args: string[]): Promise<QkResult<T>> {
+  async qk<T = unknown>(...args: string[]): Promise<QkResult<T>> {
     return this.qkWithTimeout<T>(60_000, ...args);
   }
 
   /** Same as qk() with a hard limit after which the `qk` process is killed. */
-  async qkWithTimeout<T = any>(timeoutMs: number, ...args: string[]): Promise<QkResult<T>> {
+  async qkWithTimeout<T = unknown>(timeoutMs: number, ...args: string[]): Promise<QkResult<T>> {
     const full = ['--data', this.dataDir, '--json', ...args];
     const waits = args.includes('--timeout');
     const raw = await (waits ? runNode(full, timeoutMs) : slots.run(() => runNode(full, timeoutMs)));

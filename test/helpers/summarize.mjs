@@ -23,7 +23,6 @@ const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g;
 export function vitestCounts(text) {
   const totals = { passed: 0, failed: 0, skipped: 0, found: false };
   let failedFiles = 0;
-  let failedTestsInRun = 0;
   for (const raw of text.split('\n')) {
     const line = raw.replace(ANSI, '').trim();
     const files = /^Test Files\s+(.*)$/.exec(line);
@@ -35,7 +34,7 @@ export function vitestCounts(text) {
     if (tests) {
       totals.found = true;
       const part = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(tests[1])?.[1] ?? 0);
-      failedTestsInRun = part('failed');
+      const failedTestsInRun = part('failed');
       totals.passed += part('passed');
       totals.failed += failedTestsInRun;
       totals.skipped += part('skipped') + part('todo');
@@ -86,7 +85,7 @@ function main() {
   const log = logFile && existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
 
   const vitest = vitestCounts(log);
-  let playwright = { passed: 0, failed: 0, skipped: 0, found: false };
+  let playwright;
   if (jsonFile && existsSync(jsonFile)) {
     try {
       playwright = playwrightJsonCounts(JSON.parse(readFileSync(jsonFile, 'utf8')));

@@ -76,7 +76,7 @@ export function publishWindow(
           (error: unknown) => {
             if (done) return;
             done = true;
-            reject(error as Error);
+            reject(error instanceof Error ? error : new Error(String(error)));
           },
         );
       }

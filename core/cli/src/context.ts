@@ -4,10 +4,13 @@ import type { QkClient } from '@qk/client';
 import type { CliIo } from './io.js';
 import { connect, resolveTarget, type GlobalOptions, type Target } from './target.js';
 
+/** What commander gives for an option: text for `<value>`, true for a flag, a list for `<values...>`. */
+export type OptionValue = string | boolean | string[] | undefined;
+
 /** One running command. */
 export class CommandContext {
   readonly io: CliIo;
-  readonly options: GlobalOptions & Record<string, unknown>;
+  readonly options: GlobalOptions & Record<string, OptionValue>;
   readonly json: boolean;
   #client: Promise<QkClient> | undefined;
   #target: Target | undefined;

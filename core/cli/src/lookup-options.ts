@@ -1,5 +1,6 @@
 /** `--lookup-id N --action first|last|next|previous|current` of `qk peek` and `qk receive` (R-L2). */
 import type { Command } from 'commander';
+import type { OptionValue } from './context.js';
 import { isQkError, lookupActions, QkError, type LookupAction } from '@qk/model';
 import { parseLookupId } from './parse-values.js';
 import { UsageError } from './usage-error.js';
@@ -18,7 +19,7 @@ export function addLookupOptions(command: Command): Command {
 }
 
 /** The lookup part of a peek or receive input, from the parsed options. */
-export function lookupFrom(o: Record<string, unknown>): { lookupId?: number; lookupAction?: LookupAction } {
+export function lookupFrom(o: Record<string, OptionValue>): { lookupId?: number; lookupAction?: LookupAction } {
   const id = o['lookupId'] === undefined ? undefined : parseLookupId(String(o['lookupId']));
   const actionText = o['action'] === undefined ? undefined : String(o['action']).trim().toLowerCase();
   if (actionText === undefined) return id === undefined ? {} : { lookupId: id, lookupAction: 'current' };

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { SendProperties } from '@qk/model';
+import type { OptionValue } from './context.js';
 import { parseAcknowledge, parseMessageJournal, parseNumber } from './parse-values.js';
 import { UsageError } from './usage-error.js';
 
@@ -34,7 +35,7 @@ export function addSendOptions(command: Command): Command {
 }
 
 /** SendProperties from parsed options; throws UsageError for values that are not what the option takes. */
-export function sendPropertiesFrom(o: Record<string, unknown>): SendProperties {
+export function sendPropertiesFrom(o: Record<string, OptionValue>): SendProperties {
   if (o['body'] !== undefined && o['bodyFile'] !== undefined)
     throw new UsageError('give --body or --body-file, not both.');
   if (o['express'] && o['recoverable']) throw new UsageError('give --express or --recoverable, not both.');

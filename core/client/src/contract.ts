@@ -3,18 +3,19 @@
  * CLI) does not load zod and every schema of core/api just to make one call. The compiler checks each
  * against core/api: a renamed path or a new operation fails the build until this file follows.
  */
+import type * as api from '@qk/api';
 import type { OperationName, ServiceFile } from '@qk/api';
 
 /** Same as core/api's API_PREFIX. */
-export const API_PREFIX: typeof import('@qk/api').API_PREFIX = '/api/v1';
+export const API_PREFIX: typeof api.API_PREFIX = '/api/v1';
 /** Same as core/api's WEBSOCKET_PATH. */
-export const WEBSOCKET_PATH: typeof import('@qk/api').WEBSOCKET_PATH = '/api/v1/ws';
+export const WEBSOCKET_PATH: typeof api.WEBSOCKET_PATH = '/api/v1/ws';
 /** Same as core/api's SERVICE_FILE. */
-export const SERVICE_FILE: typeof import('@qk/api').SERVICE_FILE = 'service.json';
+export const SERVICE_FILE: typeof api.SERVICE_FILE = 'service.json';
 /** Same as core/api's CONSOLE_CODE_PATH. */
-export const CONSOLE_CODE_PATH: typeof import('@qk/api').CONSOLE_CODE_PATH = '/console/code';
+export const CONSOLE_CODE_PATH: typeof api.CONSOLE_CODE_PATH = '/console/code';
 /** Same as core/api's TOKEN_FILE. */
-export const TOKEN_FILE: typeof import('@qk/api').TOKEN_FILE = 'token';
+export const TOKEN_FILE: typeof api.TOKEN_FILE = 'token';
 
 /** Every operation of the contract, in the order of core/api's table. */
 export const OPERATION_NAMES = [
@@ -68,6 +69,7 @@ export const OPERATION_NAMES = [
   'outgoingResume',
   'serviceDisconnect',
   'serviceConnect',
+  'messagesCopy',
   'messagesSearch',
   'serviceRestartImpact',
   'consume',

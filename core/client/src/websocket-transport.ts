@@ -29,7 +29,7 @@ export class WebSocketTransport implements Transport {
     const transport = wsTransport(ws);
     this.#rpc = new RpcClient(transport);
     this.#closed = new Promise((resolve) => ws.once('close', () => resolve()));
-    ws.on('message', (data) => this.#rpc.frame(data.toString()));
+    ws.on('message', (data: Buffer) => this.#rpc.frame(data.toString('utf8')));
     ws.on('close', (code, reason) =>
       this.#rpc.closed(
         `The connection to the service closed (${code}${reason.length ? ` ${reason.toString()}` : ''}).`,

@@ -4,14 +4,16 @@
  * open costs a few bytes; those unused for CURSOR_IDLE_MS are closed by the timer tick.
  */
 import { randomUUID } from 'node:crypto';
-import { MessageStatus, QkError } from '@qk/model';
+import { MessageStatus, QkError, type MessageInfo } from '@qk/model';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { EngineContext } from './engine-context.js';
+import { toMessageInfo } from './message-view.js';
+import type { CursorPeekInput, CursorReceiveInput } from './types.js';
 
 /** Open cursors the queue manager keeps at most; one more is INSUFFICIENT_RESOURCES. */
-export const MAX_CURSORS = 10_000;
+const MAX_CURSORS = 10_000;
 /** A cursor nobody used for this long is closed (its owner went away without closing it). */
-export const CURSOR_IDLE_MS = 5 * 60_000;
+const CURSOR_IDLE_MS = 5 * 60_000;
 
 /** Where a message stands in queue order. */
 interface Position {
@@ -19,7 +21,7 @@ interface Position {
   lookupId: number;
 }
 
-export interface Cursor {
+interface Cursor {
   readonly id: string;
   readonly queueId: number;
   /** null before the first message: a new cursor (R-C2). */
@@ -30,7 +32,7 @@ export interface Cursor {
 }
 
 /** The open cursors of the queue manager. */
-export class CursorTable {
+class CursorTable {
   private readonly cursors = new Map<string, Cursor>();
 
   open(queueId: number, nowMs: number): Cursor {
@@ -99,7 +101,7 @@ function currentOf(ctx: EngineContext, cursor: Cursor, queue: QueueRecord): Stor
  * Finds what `action` names for the cursor, waiting up to `timeoutMs` for a message to arrive when there is
  * none yet; an arrival is taken wherever its priority placed it (R-C4). IO_TIMEOUT when nothing comes.
  */
-export async function locate(
+async function locate(
   ctx: EngineContext,
   cursor: Cursor,
   queue: QueueRecord,
@@ -129,7 +131,66 @@ export async function locate(
 }
 
 /** Points the cursor at a message it peeked at, or (`consumed`) one it received. */
-export function moveTo(cursor: Cursor, m: StoredMessage, consumed: boolean): void {
+function moveTo(cursor: Cursor, m: StoredMessage, consumed: boolean): void {
   cursor.at = positionOf(m);
   cursor.consumed = consumed;
+}
+
+/** The cursor operations of the queue manager. */
+export class CursorOperations {
+  private readonly table = new CursorTable();
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  /** Opens a cursor before the first message of a queue (R-C2). */
+  open(queue: QueueRecord): string {
+    return this.table.open(queue.id, this.ctx.core.clock.now()).id;
+  }
+
+  async peek(input: CursorPeekInput): Promise<MessageInfo> {
+    const { cursor, queue } = this.cursorAndQueue(input.cursor);
+    const found = await locate(this.ctx, cursor, queue, input.action ?? 'current', input.timeoutMs ?? 0, input.signal);
+    moveTo(cursor, found, false);
+    return toMessageInfo(found, this.ctx.core.clock.now());
+  }
+
+  /**
+   * Receives the message at the cursor (RECEIVE_CURRENT) through the caller's delivery step, which removes it
+   * (or adds it to the transaction) once the reply is on its way; the cursor then stands after it (R-C3).
+   */
+  async receive(
+    input: CursorReceiveInput,
+    inTransaction: boolean,
+    deliver: (message: StoredMessage, info: MessageInfo) => Promise<void>,
+  ): Promise<MessageInfo> {
+    const { cursor, queue } = this.cursorAndQueue(input.cursor);
+    if ((inTransaction || input.transactional) && !queue.transactional)
+      throw new QkError(
+        'TRANSACTION_USAGE',
+        `'${this.ctx.core.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`,
+      );
+    const found = await locate(this.ctx, cursor, queue, 'current', input.timeoutMs ?? 0, input.signal);
+    this.ctx.claims.take(found);
+    const info = toMessageInfo(found, this.ctx.core.clock.now());
+    moveTo(cursor, found, false);
+    await deliver(found, info);
+    moveTo(cursor, found, true);
+    return info;
+  }
+
+  close(id: string): void {
+    this.table.close(id);
+  }
+
+  /** Closes the cursors nobody used for CURSOR_IDLE_MS. */
+  sweep(nowMs: number): void {
+    this.table.sweep(nowMs);
+  }
+
+  private cursorAndQueue(id: string): { cursor: Cursor; queue: QueueRecord } {
+    const cursor = this.table.get(id, this.ctx.core.clock.now());
+    const queue = this.ctx.core.registry.get(cursor.queueId);
+    if (!queue) throw new QkError('QUEUE_DELETED', 'The queue of this cursor was deleted.');
+    return { cursor, queue };
+  }
 }

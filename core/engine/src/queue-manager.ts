@@ -18,7 +18,7 @@ import {
   type ServiceStatus,
   type SettingInfo,
 } from '@qk/model';
-import { EXPIRY_BATCH, Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
+import { Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 import { Effects } from './effects.js';
 import { loadIdentity, Sequences, type ComputerIdentity } from './identity.js';
@@ -32,7 +32,7 @@ import { ReceiveCursors } from './receive-cursors.js';
 import { StreamConsumer, type StreamHost } from './consumer.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
 import { countFitting, prepareDelivery } from './delivery.js';
-import { makeDraft, type Draft } from './drafts.js';
+import { type makeDraft, type Draft } from './drafts.js';
 import { removeMessage } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
 import { toMessageInfo } from './message-view.js';
@@ -47,10 +47,12 @@ import { createSubqueue } from './subqueues.js';
 import * as admin from './message-admin.js';
 import { recordAborts, rejectMessage } from './poison.js';
 import { resendDeadLetters, type ResendFailure } from './resend.js';
+import { copyMessages, type CopyResult } from './copying.js';
 import { exportPage, importMessages, sendPropertiesOf } from './transfer.js';
 import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
-import { CursorTable, locate, moveTo } from './cursors.js';
+import { CursorOperations } from './cursors.js';
+import { Expiry } from './expiry.js';
 import { deleteQueue, purgeQueue } from './queue-removal.js';
 import { deliverSend, prepareSend } from './sending.js';
 import {
@@ -107,7 +109,9 @@ class QueueManager implements QueueManagerApi {
   private readonly core: Core;
   private readonly ctx: EngineContext;
   private readonly maintenance: Maintenance;
-  private readonly cursors = new CursorTable();
+  /** Application cursors (R-C2–R-C5); `receiveCursors` are the receive-order cursors of the store. */
+  private readonly appCursors: CursorOperations;
+  private readonly expiry: Expiry;
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   private readonly startedMs: number;
@@ -116,7 +120,6 @@ class QueueManager implements QueueManagerApi {
   private log: Logger = silentLogger;
   private tickHandle: unknown = null;
   private messageEventsThisTick = 0;
-  private expiring = false;
   private closed = false;
 
   private constructor(
@@ -199,6 +202,8 @@ class QueueManager implements QueueManagerApi {
       },
       this.startedMs,
     );
+    this.expiry = new Expiry(this.ctx, () => this.closed);
+    this.appCursors = new CursorOperations(this.ctx);
     this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
   }
 
@@ -224,7 +229,7 @@ class QueueManager implements QueueManagerApi {
       qm.log = options.logger ?? silentLogger;
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
-      while (qm.expireDue(true) > 0);
+      while (qm.expiry.run(true) > 0);
       qm.scheduleTick();
       return qm;
     } catch (error) {
@@ -633,48 +638,25 @@ class QueueManager implements QueueManagerApi {
     else this.releaseClaims(messages, true);
   }
 
-  // ── cursors (R-C2–R-C5) ───────────────────────────────────────────────────────────────────────────────
+  // ── cursors (R-C2–R-C5, cursors.ts) ───────────────────────────────────────────────────────────────────
 
   openCursor(path: string): string {
-    const queue = this.resolveForReading('peek', path);
-    return this.cursors.open(queue.id, this.clock.now()).id;
+    return this.appCursors.open(this.resolveForReading('peek', path));
   }
 
-  async cursorPeek(input: CursorPeekInput): Promise<MessageInfo> {
-    const cursor = this.cursors.get(input.cursor, this.clock.now());
-    const queue = this.cursorQueue(cursor.queueId);
-    const found = await locate(this.ctx, cursor, queue, input.action ?? 'current', input.timeoutMs ?? 0, input.signal);
-    moveTo(cursor, found, false);
-    return toMessageInfo(found, this.clock.now());
+  cursorPeek(input: CursorPeekInput): Promise<MessageInfo> {
+    return this.appCursors.peek(input);
   }
 
-  /** Receives the message at the cursor (RECEIVE_CURRENT); the cursor then stands after it (R-C3). */
-  async cursorReceive(input: CursorReceiveInput): Promise<MessageInfo> {
-    const cursor = this.cursors.get(input.cursor, this.clock.now());
-    const queue = this.cursorQueue(cursor.queueId);
+  cursorReceive(input: CursorReceiveInput): Promise<MessageInfo> {
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
-    if ((tx || input.transactional) && !queue.transactional)
-      throw new QkError(
-        'TRANSACTION_USAGE',
-        `'${this.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`,
-      );
-    const found = await locate(this.ctx, cursor, queue, 'current', input.timeoutMs ?? 0, input.signal);
-    this.claims.take(found);
-    const info = toMessageInfo(found, this.clock.now());
-    moveTo(cursor, found, false);
-    await this.deliverClaimed([found], info, input.deliver, input.signal, tx);
-    moveTo(cursor, found, true);
-    return info;
+    return this.appCursors.receive(input, tx !== undefined, (message, info) =>
+      this.deliverClaimed([message], info, input.deliver, input.signal, tx),
+    );
   }
 
   closeCursor(cursor: string): void {
-    this.cursors.close(cursor);
-  }
-
-  private cursorQueue(queueId: number): QueueRecord {
-    const queue = this.registry.get(queueId);
-    if (!queue) throw new QkError('QUEUE_DELETED', 'The queue of this cursor was deleted.');
-    return queue;
+    this.appCursors.close(cursor);
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {
@@ -873,6 +855,10 @@ class QueueManager implements QueueManagerApi {
     return rejectMessage(this.ctx, path, lookupId);
   }
 
+  copyMessages(path: string, lookupIds: number[], target: string): Promise<CopyResult> {
+    return copyMessages(this.ctx, path, lookupIds, target);
+  }
+
   resendDeadLetters(path: string, lookupIds?: number[]): Promise<{ resent: number; failed: ResendFailure[] }> {
     return resendDeadLetters(this.ctx, path, lookupIds);
   }
@@ -913,9 +899,11 @@ class QueueManager implements QueueManagerApi {
 
   /** A queue of this computer (a subqueue opens on first use, R-S1), or the outgoing queue of a remote one. */
   private resolveExisting(path: string): QueueRecord {
-    return resolveExisting(this.core, path, (parent, name) =>
-      this.runner.runNow(() => createSubqueue(this.core, parent, name)),
-    );
+    return resolveExisting(this.core, path, (parent, name) => {
+      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name));
+      this.maintenance.subqueueOpened(subqueue);
+      return subqueue;
+    });
   }
 
   /** A local queue an application may receive or peek from; another computer's is refused (remote-read.ts). */
@@ -945,48 +933,14 @@ class QueueManager implements QueueManagerApi {
   private tick(): void {
     if (this.closed) return;
     try {
-      this.expireDue(false);
+      this.expiry.run(false);
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();
       this.maintenance.tick(this.clock.now());
-      this.cursors.sweep(this.clock.now());
+      this.appCursors.sweep(this.clock.now());
     } finally {
       this.scheduleTick();
     }
-  }
-
-  /**
-   * Removes messages whose timer ran out (R-X6, R-X7), within one tick of their time. At start-up the
-   * work runs synchronously so nothing expired is seen by the first receive.
-   */
-  private expireDue(synchronously: boolean): number {
-    if (this.expiring) return 0;
-    const due = this.store.messages.expired(this.clock.now()).filter((m) => !this.claims.has(m.lookupId));
-    if (due.length === 0) return 0;
-    const work = (): void => {
-      for (const m of due) {
-        const current = this.store.messages.get(m.lookupId);
-        if (current) removeMessage(this.core, current, 'expired');
-      }
-    };
-    const durable = due.some((m) => m.table === 'main');
-    if (synchronously || !durable) {
-      this.runner.runNow(work);
-      return due.length;
-    }
-    this.expiring = true;
-    void this.runner
-      .runDurable(work)
-      .catch((error: unknown) =>
-        // The expired messages stay where they are; the next tick tries them again.
-        this.log.error({ err: error, due: due.length }, 'An expiry pass failed to commit; it is retried next tick'),
-      )
-      .finally(() => {
-        this.expiring = false;
-        // A full batch means more are due: go on now rather than a tick later (100,000 due at once).
-        if (due.length >= EXPIRY_BATCH && !this.closed) this.expireDue(false);
-      });
-    return due.length;
   }
 
   // ── lifecycle ─────────────────────────────────────────────────────────────────────────────────────────

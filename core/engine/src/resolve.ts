@@ -59,9 +59,8 @@ export function resolveSendTarget(core: Core, path: string): SendTarget {
 /** The queue a resolved send target is now; the outgoing queue of a remote one is created on first use. */
 export function currentTarget(core: Core, target: SendTarget): QueueRecord {
   if ('kind' in target && target.kind === 'remote') return core.outgoingQueue(target.formatName, target.key);
-  const queue = core.registry.get((target as QueueRecord).id);
-  if (!queue)
-    throw new QkError('QUEUE_NOT_FOUND', `The queue '${core.registry.pathOf(target as QueueRecord)}' was deleted.`);
+  const queue = core.registry.get(target.id);
+  if (!queue) throw new QkError('QUEUE_NOT_FOUND', `The queue '${core.registry.pathOf(target)}' was deleted.`);
   return queue;
 }
 

@@ -46,8 +46,7 @@ export function prepareSend(
     if (from.kind !== 'private' && from.kind !== 'public')
       throw new QkError('INVALID_PARAMETER', `--from must name an application queue of this computer.`);
   }
-  const destination =
-    'kind' in target && target.kind === 'remote' ? target.formatName : registry.pathOf(target as QueueRecord);
+  const destination = 'kind' in target && target.kind === 'remote' ? target.formatName : registry.pathOf(target);
   const draft = makeDraft(props, destination, transactional, ctx.draftContext());
   if (draft.deadLetterQueue !== null) checkApplicationDeadLetterQueue(ctx, draft);
   return { draft, target, from };

@@ -36,7 +36,7 @@ const classNamesByCode = new Map<number, MessageClassName>(
 );
 
 /** The class name for a code; unknown codes (from connectors) read as `0x1234`. */
-export function messageClassName(code: number): MessageClassName | string {
+export function messageClassName(code: number): string {
   return classNamesByCode.get(code) ?? formatClassCode(code);
 }
 

@@ -73,7 +73,7 @@ export async function startListener(options: ListenerOptions): Promise<PeerListe
       resolve();
     });
   });
-  server.on('error', (error) => options.log.error({ error: error.message }, 'peer listener error'));
+  server.on('error', (error: Error) => options.log.error({ error: error.message }, 'peer listener error'));
   const bound = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {

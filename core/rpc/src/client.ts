@@ -4,10 +4,10 @@
  * answer: OPERATION_CANCELLED when the cancel came in time (a cancelled receive takes nothing), else the
  * call's own result — a message that was already on its way is handed over rather than lost.
  */
-import { QkError, type Envelope } from '@qk/model';
+import { QkError, silentLogger, type Envelope } from '@qk/model';
 import { idOf, parseJson, serverFrameSchema } from './frames.js';
 import { DEFAULT_LIMITS } from './limits.js';
-import { describeFailure, silentLogger, type RpcLogger } from './logger.js';
+import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
 
 export interface RpcClientOptions {

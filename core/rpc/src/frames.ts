@@ -32,7 +32,6 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('unsubscribe') }),
   z.object({ type: z.literal('credit'), id: callId, count: z.number().int().min(1).max(MAX_CREDIT) }),
 ]);
-export type ClientFrame = z.infer<typeof clientFrameSchema>;
 
 export const errorBodySchema = z.object({ code: z.enum(errorCodes), message: z.string() });
 
@@ -62,4 +61,20 @@ export function idOf(raw: unknown): number | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const parsed = callId.safeParse((raw as { id?: unknown }).id);
   return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * The token of a first frame. The protocol's form is `{"type":"auth","token":…}`; `{"token":…}`, an
+ * `{"authorization":"Bearer …"}` object, a JSON string or the bare token are taken too, so a client written
+ * from the contract's one line ("the token … as the first frame") gets in whichever it chose.
+ */
+export function presentedToken(raw: unknown, text: string): string | undefined {
+  if (typeof raw === 'string') return raw;
+  if (raw === undefined) return /^\S{1,1024}$/.test(text.trim()) ? text.trim() : undefined;
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const frame = raw as { type?: unknown; token?: unknown; authorization?: unknown };
+  if (frame.type !== undefined && frame.type !== 'auth') return undefined;
+  if (typeof frame.token === 'string') return frame.token;
+  const bearer = typeof frame.authorization === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(frame.authorization) : null;
+  return bearer?.[1];
 }

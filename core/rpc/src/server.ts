@@ -3,10 +3,10 @@
  * limits calls in flight, and applies backpressure. No reply can crash the process: every send path catches,
  * answers with an error frame where it still can, and logs.
  */
-import { QkError, type Envelope, type ErrorBody } from '@qk/model';
-import { clientFrameSchema, idOf, MAX_CREDIT, parseJson } from './frames.js';
+import { QkError, silentLogger, type Envelope, type ErrorBody } from '@qk/model';
+import { clientFrameSchema, idOf, MAX_CREDIT, parseJson, presentedToken } from './frames.js';
 import { DEFAULT_LIMITS, resultText, utf8Length, type ConnectionLimits } from './limits.js';
-import { describeFailure, silentLogger, type RpcLogger } from './logger.js';
+import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
 
 /** What a call gets from the connection besides its input. */
@@ -21,7 +21,7 @@ export interface RpcCallContext {
    * write step runs, what the call returns afterwards is not sent; when it never runs (the removal failed),
    * the call's returned error is its answer.
    */
-  deliver(value: unknown): Promise<() => Promise<void>>;
+  deliver: (value: unknown) => Promise<() => Promise<void>>;
   /** The call's id on its connection (a streamed call is named by it, e.g. to commit what it sent). */
   readonly id: number;
   /** A streamed call's items: as many as the client's credit allows, each before the call's result. */
@@ -129,7 +129,7 @@ class RpcServerConnection implements FrameSink {
   frame(text: string): void {
     if (this.#closed) return;
     const raw = parseJson(text);
-    if (!this.#authenticated) return this.#authenticateWith(raw);
+    if (!this.#authenticated) return this.#authenticateWith(raw, text);
     if (raw === undefined) return this.#frameError('INVALID_PARAMETER', 'A frame must be one JSON object.');
     const parsed = clientFrameSchema.safeParse(raw);
     if (!parsed.success) {
@@ -181,19 +181,19 @@ class RpcServerConnection implements FrameSink {
 
   // ── authentication ─────────────────────────────────────────────────────────────────────────────────
 
-  #authenticateWith(raw: unknown): void {
-    const token = (raw as { type?: unknown; token?: unknown } | undefined)?.token;
-    const isAuth = (raw as { type?: unknown } | undefined)?.type === 'auth' && typeof token === 'string';
-    if (!isAuth || !(this.#authenticate as (token: string) => boolean)(token)) {
+  #authenticateWith(raw: unknown, text: string): void {
+    const token = presentedToken(raw, text);
+    if (token === undefined || !(this.#authenticate as (token: string) => boolean)(token)) {
       return this.#refuse(
-        isAuth
+        token !== undefined
           ? 'The token was refused.'
           : 'The first frame must be {"type":"auth","token":…} (or send the token as Authorization: Bearer).',
       );
     }
     this.#authenticated = true;
     clearTimeout(this.#authTimer);
-    void this.#send('{"type":"ready"}');
+    // #send has logged why a frame could not leave; the connection is closing, nobody else to tell.
+    this.#send('{"type":"ready"}').catch(() => undefined);
   }
 
   #refuse(message: string): void {
@@ -232,11 +232,15 @@ class RpcServerConnection implements FrameSink {
     this.#calls.set(id, call);
     this.#inputBytes += inputBytes;
     this.#adjustReading();
-    void this.#run(call, input).finally(() => {
-      this.#calls.delete(id);
-      this.#inputBytes -= inputBytes;
-      this.#adjustReading();
-    });
+    this.#run(call, input)
+      .finally(() => {
+        this.#calls.delete(id);
+        this.#inputBytes -= inputBytes;
+        this.#adjustReading();
+      })
+      .catch((error: unknown) =>
+        this.#log.error({ ...this.#context(), op, ...describeFailure(error) }, 'a call failed outside its envelope'),
+      );
   }
 
   async #run(call: Call, input: unknown): Promise<void> {

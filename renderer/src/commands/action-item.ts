@@ -8,7 +8,7 @@ export interface ActionItem {
   shortcut?: string;
   /** Shown greyed: the action exists here but cannot run now (the reason goes in the tooltip). */
   disabledReason?: string;
-  run(): void;
+  run: () => void;
 }
 
 /** Runs an action, reporting any failure with its code where the user will see it. */

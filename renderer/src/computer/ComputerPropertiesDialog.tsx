@@ -8,6 +8,7 @@ import type { SettingInfo } from '@qk/model';
 import { formatCount, formatDuration } from '../format/format.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { UsageBar } from '../shell/UsageBar.js';
+import { attempt } from '../commands/action-item.js';
 import { confirmRestart } from '../commands/confirmations.js';
 import { DialogShell, Field, FieldError } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
@@ -216,7 +217,7 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
                 </>
               )}
               <Field label="Waiting for restart">{pending.length > 0 ? pending.join(', ') : 'Nothing'}</Field>
-              <button type="button" onClick={() => void restart()}>
+              <button type="button" onClick={() => attempt(store, 'Restart Message Queuing', restart)}>
                 Restart Message Queuing…
               </button>
               <p className="hint">

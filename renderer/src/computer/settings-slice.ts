@@ -1,5 +1,5 @@
 /** The registry-like settings of each computer, and restarting the queue manager to apply pending ones. */
-import type { SliceCreator } from '../store/shared.js';
+import { inBackground, type SliceCreator } from '../store/shared.js';
 import type { SettingsSlice } from '../store/types.js';
 
 export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, ctx) => ({
@@ -20,7 +20,7 @@ export const createSettingsSlice: SliceCreator<SettingsSlice> = (set, get, ctx) 
     set((s) => ({
       settings: { ...s.settings, [computer]: (s.settings[computer] ?? []).map((x) => (x.name === name ? setting : x)) },
     }));
-    void get().refreshStatus(computer);
+    inBackground(get, 'Read status', get().refreshStatus(computer));
     return setting;
   },
 

@@ -1,5 +1,5 @@
 /** Renders the open dialogs, bottom first; only the top one has the keyboard. */
-import { useEffect, useRef } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { assertNever } from '@qk/model';
 import { ComputerPropertiesDialog } from '../computer/ComputerPropertiesDialog.js';
 import { ConnectDialog } from '../computer/ConnectDialog.js';
@@ -21,17 +21,19 @@ import { DialogLayer } from './DialogShell.js';
 /** The dialog layer. */
 export function DialogHost() {
   const dialogs = useAppStore((s) => s.dialogs);
-  // Where the focus was when each level of the stack opened. Read while rendering: once the dialog is in
-  // the page the window behind it is inert and has lost the focus. A dialog that replaces another at the
-  // same level (Go to message) keeps the place to return to.
+  // Where the focus was when each level of the stack opened: read in a layout effect, before the new
+  // dialog's own effect moves the focus into it. A dialog that replaces another at the same level (Go to
+  // message) keeps the place to return to. When a level closes, the focus goes back there.
   const returnTo = useRef<Array<HTMLElement | null>>([]);
-  for (let level = returnTo.current.length; level < dialogs.length; level += 1)
-    returnTo.current[level] = document.activeElement as HTMLElement | null;
-  useEffect(() => {
-    if (returnTo.current.length <= dialogs.length) return;
-    const target = returnTo.current[dialogs.length];
-    returnTo.current.length = dialogs.length;
-    if (target?.isConnected) target.focus();
+  useLayoutEffect(() => {
+    const levels = returnTo.current;
+    for (let level = levels.length; level < dialogs.length; level += 1)
+      levels[level] = document.activeElement as HTMLElement | null;
+    if (levels.length > dialogs.length) {
+      const target = levels[dialogs.length];
+      levels.length = dialogs.length;
+      if (target?.isConnected) target.focus();
+    }
   }, [dialogs]);
   return (
     <>

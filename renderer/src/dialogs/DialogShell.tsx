@@ -17,7 +17,7 @@ export const DialogLayer = createContext<{ top: boolean }>({ top: true });
 
 interface Props {
   title: string;
-  onClose(): void;
+  onClose: () => void;
   tabs?: DialogTab[];
   children?: ReactNode;
   /** OK applies then closes; omitted means the dialog only has Close. */
@@ -64,8 +64,11 @@ export function DialogShell({
   const cancelRef = useRef<HTMLButtonElement>(null);
   const [tab, setTab] = useState(initialTab ?? tabs?.[0]?.id ?? '');
   const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const closeRef = useRef(onClose);
-  closeRef.current = onClose;
+  useEffect(() => {
+    closeRef.current = onClose;
+  }, [onClose]);
 
   useEffect(() => {
     const root = ref.current;
@@ -84,10 +87,15 @@ export function DialogShell({
   useEffect(() => {
     if (!top) return undefined;
     const onKey = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape' || event.defaultPrevented) return;
-      if (ref.current?.contains(document.activeElement)) return; // handled by the dialog's own keydown
-      event.preventDefault();
-      closeRef.current();
+      if (event.defaultPrevented || ref.current?.contains(document.activeElement)) return; // the dialog's own keydown
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        closeRef.current();
+      } else if (event.key === 'Tab') {
+        // The focus was outside (a click on the backdrop): Tab brings it back into the dialog, never behind it.
+        event.preventDefault();
+        ref.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+      }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
@@ -102,6 +110,13 @@ export function DialogShell({
     } finally {
       setBusy(false);
     }
+  };
+  // An onOk that throws is a bug in the dialog (they catch the service's errors and show them): say so.
+  const runOk = () => {
+    ok().catch((e: unknown) => setFailure(e instanceof Error ? e.message : String(e)));
+  };
+  const runApply = () => {
+    Promise.resolve(onApply?.()).catch((e: unknown) => setFailure(e instanceof Error ? e.message : String(e)));
   };
 
   const onKeyDown = (event: React.KeyboardEvent) => {
@@ -120,7 +135,7 @@ export function DialogShell({
       if (type === 'checkbox' || type === 'radio' || type === 'file' || type === 'search') return;
       event.preventDefault();
       if (destructive) onClose();
-      else if (onOk && !okDisabled && !busy) void ok();
+      else if (onOk && !okDisabled && !busy) runOk();
     } else if (event.key === 'Tab') {
       // Keep focus inside the modal.
       const focusables = Array.from(ref.current?.querySelectorAll<HTMLElement>(FOCUSABLE) ?? []).filter(
@@ -197,9 +212,9 @@ export function DialogShell({
         >
           {active ? active.render() : children}
         </div>
-        {error && (
+        {(error ?? failure) && (
           <div className="dialog-error" role="alert">
-            {error}
+            {error ?? failure}
           </div>
         )}
         <div className="dialog-buttons">
@@ -208,7 +223,7 @@ export function DialogShell({
               type="button"
               className={destructive ? 'danger' : 'primary'}
               disabled={okDisabled || busy}
-              onClick={() => void ok()}
+              onClick={runOk}
             >
               {okLabel}
             </button>
@@ -217,7 +232,7 @@ export function DialogShell({
             {onOk ? 'Cancel' : 'Close'}
           </button>
           {onApply && (
-            <button type="button" disabled={applyDisabled || busy} onClick={() => void onApply()}>
+            <button type="button" disabled={applyDisabled || busy} onClick={runApply}>
               Apply
             </button>
           )}

@@ -18,7 +18,7 @@ export const createColumnsSlice: SliceCreator<ColumnsSlice> = (set, get, ctx) =>
     ctx.storage?.setItem(COLUMNS_KEY, JSON.stringify({ columns: get().columns, sizes: get().columnSizes }));
   const columns =
     Array.isArray(saved.columns) && saved.columns.every((c) => typeof c === 'string') && saved.columns.length > 0
-      ? (saved.columns as string[])
+      ? saved.columns
       : defaultMessageColumns;
   const sizes = typeof saved.sizes === 'object' && saved.sizes !== null ? (saved.sizes as Record<string, number>) : {};
   return {

@@ -41,7 +41,7 @@ export interface RowWindow {
   /** Rows that fit in the viewport. */
   pageRows: number;
   /** Scrolls so the row is visible ('auto' = the least movement). */
-  scrollToIndex(index: number, align?: 'auto' | 'start' | 'end'): void;
+  scrollToIndex: (index: number, align?: 'auto' | 'start' | 'end') => void;
 }
 
 /** Computes the window for `count` rows of `rowHeight` px under a `headerHeight` px sticky header. */
@@ -125,7 +125,9 @@ export function useRowWindow(
   }, [scrollRef, rowHeight]);
 
   const win = computeWindow(count, rowHeight, viewport, scrollTop, overscan);
-  scaleRef.current = win.scale;
+  useLayoutEffect(() => {
+    scaleRef.current = win.scale;
+  }, [win.scale]);
 
   const scrollToIndex = useCallback(
     (index: number, align: 'auto' | 'start' | 'end' = 'auto') => {

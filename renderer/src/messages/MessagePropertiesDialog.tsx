@@ -12,10 +12,12 @@ import {
   type TimerPlace,
 } from '../format/message-props.js';
 import { classLabel, classMeaning, classTone } from '../format/message-class.js';
+import { useNow } from '../shell/use-now.js';
 import { samePath, type MessageLocation } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { isAcknowledgmentMessage, listNodeFor } from './details-slice.js';
 import { nodeCaption, parseNodeId } from '../tree/tree-model.js';
+import { attempt } from '../commands/action-item.js';
 import { isDeadLetterPath } from '../commands/node-actions.js';
 import { DialogShell, Field } from '../dialogs/DialogShell.js';
 
@@ -33,7 +35,8 @@ function ClassText({ code }: { code: number }) {
 }
 
 function General({ m, deadLetter, place }: { m: MessageInfo; deadLetter: boolean; place: TimerPlace }) {
-  const now = Date.now();
+  // The timers count down while the sheet is open.
+  const now = useNow();
   return (
     <>
       <Field label="Label">{m.label || <span className="muted">(no label)</span>}</Field>
@@ -171,7 +174,7 @@ function LocationList({
               <button
                 type="button"
                 className="link-button"
-                onClick={() => void store.getState().goToMessage(computer, l)}
+                onClick={() => attempt(store, 'Go to message', () => store.getState().goToMessage(computer, l))}
               >
                 Go to message
               </button>

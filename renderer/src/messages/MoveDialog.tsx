@@ -1,5 +1,6 @@
 /** Move selected messages to another local queue (through its arrival path). */
 import { useState } from 'react';
+import { attempt } from '../commands/action-item.js';
 import { DialogShell } from '../dialogs/DialogShell.js';
 import { samePath } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
@@ -26,7 +27,7 @@ export function MoveDialog({ computer, path }: { computer: string; path: string 
       okDisabled={target === ''}
       onOk={() => {
         // The move runs as a job in the status bar; the shell closes this dialog.
-        void store.getState().moveSelected(target);
+        attempt(store, 'Move messages', () => store.getState().moveSelected(target));
       }}
     >
       <p>

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import type { OperationOutput } from '@qk/api';
+import { attempt } from '../commands/action-item.js';
 import { DialogShell } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
 import { formatCount, formatTime } from '../format/format.js';
@@ -46,6 +47,10 @@ export function SearchDialog({ computer }: { computer: string }) {
     }
   };
 
+  const runSearch = () => {
+    search().catch((e: unknown) => setError(errorText(e)));
+  };
+
   const field = (
     key: 'label' | 'bodyText' | 'correlationId' | 'appSpecific' | 'sourceMachine',
     label: string,
@@ -61,7 +66,7 @@ export function SearchDialog({ computer }: { computer: string }) {
         onKeyDown={(e) => {
           if (e.key === 'Enter') {
             e.preventDefault();
-            void search();
+            runSearch();
           }
         }}
       />
@@ -79,7 +84,7 @@ export function SearchDialog({ computer }: { computer: string }) {
         className="search-form"
         onSubmit={(e) => {
           e.preventDefault();
-          void search();
+          runSearch();
         }}
       >
         {field('label', 'Label contains')}
@@ -128,7 +133,7 @@ export function SearchDialog({ computer }: { computer: string }) {
                         className="link-button"
                         onClick={() => {
                           store.getState().closeDialog();
-                          void store.getState().goToMessage(computer, m);
+                          attempt(store, 'Go to message', () => store.getState().goToMessage(computer, m));
                         }}
                       >
                         Go to message

@@ -174,7 +174,9 @@ export function SendTestDialog({ computer, path, from }: { computer: string; pat
       okLabel="Send"
       okDisabled={!valid}
       onOk={send}
-      onApply={async () => void (await send())}
+      onApply={async () => {
+        await send();
+      }}
       error={error}
       width={600}
       tabs={[
@@ -221,13 +223,17 @@ export function SendTestDialog({ computer, path, from }: { computer: string; pat
                 <input
                   type="file"
                   aria-label="Body file"
-                  onChange={async (e) => {
+                  onChange={(e) => {
                     const file = e.target.files?.[0];
                     if (!file) return set('bodyFileBase64', null);
-                    const bytes = new Uint8Array(await file.arrayBuffer());
-                    let binary = '';
-                    for (const b of bytes) binary += String.fromCharCode(b);
-                    set('bodyFileBase64', btoa(binary));
+                    file.arrayBuffer().then(
+                      (buffer) => {
+                        let binary = '';
+                        for (const b of new Uint8Array(buffer)) binary += String.fromCharCode(b);
+                        set('bodyFileBase64', btoa(binary));
+                      },
+                      (err: unknown) => setError(errorText(err)),
+                    );
                   }}
                 />
               </label>

@@ -12,7 +12,7 @@ export function QuotaField({
 }: {
   label: string;
   value: string;
-  onChange(value: string): void;
+  onChange: (value: string) => void;
   disabled?: boolean;
 }) {
   const errorId = useId();

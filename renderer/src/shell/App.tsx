@@ -45,7 +45,10 @@ export function App({ showMenuBar = true }: { showMenuBar?: boolean }) {
   ];
   return (
     <ContextMenuHost>
-      <div className="app" aria-hidden={dialogOpen ? true : undefined} inert={dialogOpen}>
+      {/* Behind a dialog the window is hidden from assistive technology; the backdrop takes the pointer and
+          the dialog keeps the keyboard (its focus trap). Not inert: that would take the focus before the
+          dialog layer has noted where to give it back. */}
+      <div className="app" aria-hidden={dialogOpen ? true : undefined}>
         {showMenuBar && <MenuBar />}
         {view.toolbar && <Toolbar />}
         <Notices />

@@ -52,7 +52,9 @@ export function PopupMenu({
   /** Where the focus was before the menu took it. */
   const returnTo = useRef<HTMLElement | null>(null);
   const closeRef = useRef(onClose);
-  closeRef.current = onClose;
+  useEffect(() => {
+    closeRef.current = onClose;
+  }, [onClose]);
 
   const close = () => {
     const target = returnTo.current;

@@ -4,7 +4,7 @@
  * a menu, the arrows move between menus, Esc goes back to where the user was.
  */
 import { useEffect, useRef, useState } from 'react';
-import { buildActions, findAction, type ActionItem } from '../commands/actions.js';
+import { attempt, buildActions, findAction, type ActionItem } from '../commands/actions.js';
 import { parseNodeId } from '../tree/tree-model.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { PopupMenu } from './ContextMenu.js';
@@ -47,7 +47,12 @@ export function MenuBar() {
             shortcut: 'Ctrl+Shift+F',
             run: () => s.openDialog({ kind: 'search', computer }),
           },
-          { id: 'refresh', label: 'Refresh', shortcut: 'F5', run: () => void s.refreshAll() },
+          {
+            id: 'refresh',
+            label: 'Refresh',
+            shortcut: 'F5',
+            run: () => attempt(store, 'Refresh', () => s.refreshAll()),
+          },
         ];
       case 'Help':
         return [{ id: 'about', label: 'About Queuekeeper', run: () => s.openDialog({ kind: 'about' }) }];
@@ -99,8 +104,6 @@ export function MenuBar() {
       window.removeEventListener('keydown', onKeyDown);
       window.removeEventListener('keyup', onKeyUp);
     };
-    // show() reads refs only; the listeners are installed once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store]);
 
   return (

@@ -4,10 +4,19 @@
  * the current selection opens at the top left of the result pane). Esc and arrows live with their owners.
  */
 import { useEffect } from 'react';
-import { buildActions, findAction } from '../commands/actions.js';
+import { attempt, buildActions, findAction } from '../commands/actions.js';
 import { useStoreApi } from '../store/use-app-store.js';
 import { parseNodeId } from '../tree/tree-model.js';
 import { useContextMenu } from './ContextMenu.js';
+
+/** Whether the focus is where Ctrl+V pastes text (a field), not messages. */
+function isTextField(element: Element | null): boolean {
+  return (
+    element instanceof HTMLInputElement ||
+    element instanceof HTMLTextAreaElement ||
+    element instanceof HTMLSelectElement
+  );
+}
 
 /** Installs the window-wide shortcuts for the life of the component. */
 export function useGlobalKeys() {
@@ -20,7 +29,7 @@ export function useGlobalKeys() {
       const ctrl = event.ctrlKey || event.metaKey;
       if (event.key === 'F5') {
         event.preventDefault();
-        void s.refreshAll();
+        attempt(store, 'Refresh', () => s.refreshAll());
       } else if (ctrl && event.shiftKey && (event.key === 'f' || event.key === 'F')) {
         event.preventDefault();
         const computer = s.selectedNodeId ? parseNodeId(s.selectedNodeId).computer : (s.computers[0]?.key ?? 'local');
@@ -31,6 +40,13 @@ export function useGlobalKeys() {
           s.setFilterVisible(true);
           // A second Ctrl+F while open refocuses the field.
           document.querySelector<HTMLInputElement>('.filter-bar input')?.focus();
+        }
+      } else if (ctrl && (event.key === 'v' || event.key === 'V') && !isTextField(document.activeElement)) {
+        // Paste copies of the clipboard's messages into the selected queue (the result pane's first).
+        const paste = findAction(buildActions(store), 'paste');
+        if (paste) {
+          event.preventDefault();
+          paste.run();
         }
       } else if (event.altKey && event.key === 'Enter') {
         event.preventDefault();

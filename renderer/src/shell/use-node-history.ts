@@ -2,12 +2,25 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 
+/** The visited nodes and where in them the user is. */
+interface History {
+  nodes: string[];
+  position: number;
+}
+
+/** A new selection after `position` (forward history is dropped, as in a browser); at most 100 kept. */
+function visit(history: History, node: string): History {
+  if (history.nodes[history.position] === node) return history;
+  const nodes = [...history.nodes.slice(0, history.position + 1), node].slice(-100);
+  return { nodes, position: nodes.length - 1 };
+}
+
 /** Back/forward history of selected nodes, as MMC keeps it. */
 export function useNodeHistory() {
   const store = useStoreApi();
   const selected = useAppStore((s) => s.selectedNodeId);
-  const history = useRef<string[]>([]);
-  const [position, setPosition] = useState(-1);
+  const [history, setHistory] = useState<History>({ nodes: [], position: -1 });
+  /** Set while Back/Forward selects a node, so that selection is not recorded as a new visit. */
   const navigating = useRef(false);
   useEffect(() => {
     if (!selected) return;
@@ -15,23 +28,19 @@ export function useNodeHistory() {
       navigating.current = false;
       return;
     }
-    if (history.current[position] === selected) return;
-    history.current = [...history.current.slice(0, position + 1), selected].slice(-100);
-    setPosition(history.current.length - 1);
-    // position is read, not a trigger: only a new selection adds to the history.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    setHistory((h) => visit(h, selected));
   }, [selected]);
   const go = (delta: number) => {
-    const next = position + delta;
-    const id = history.current[next];
+    const next = history.position + delta;
+    const id = history.nodes[next];
     if (!id) return;
     navigating.current = true;
-    setPosition(next);
+    setHistory({ ...history, position: next });
     store.getState().revealNode(id);
   };
   return {
-    canBack: position > 0,
-    canForward: position < history.current.length - 1,
+    canBack: history.position > 0,
+    canForward: history.position < history.nodes.length - 1,
     back: () => go(-1),
     forward: () => go(1),
   };

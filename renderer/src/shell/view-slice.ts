@@ -10,7 +10,7 @@ export const createViewSlice: SliceCreator<ViewSlice> = (set, get, ctx) => {
   let saved: Partial<ViewOptions> = {};
   try {
     const parsed: unknown = JSON.parse(ctx.storage?.getItem(VIEW_KEY) ?? '{}');
-    if (typeof parsed === 'object' && parsed !== null) saved = parsed as Partial<ViewOptions>;
+    if (typeof parsed === 'object' && parsed !== null) saved = parsed;
   } catch {
     saved = {};
   }

@@ -2,7 +2,7 @@
 import type { QkEvent } from '@qk/api';
 import { describeError } from '../client/console-client.js';
 import { nodeId } from '../tree/tree-model.js';
-import { LOCAL_COMPUTER, type SliceCreator, type StoreContext, type GetState } from './shared.js';
+import { inBackground, LOCAL_COMPUTER, type SliceCreator, type StoreContext, type GetState } from './shared.js';
 import type { ConnectionSlice } from './types.js';
 import { routeEvent } from './event-router.js';
 
@@ -25,7 +25,7 @@ function subscribe(ctx: StoreContext, get: GetState, computer: string): void {
   const offConnection = client.onConnectionChange?.((connected) => {
     get().markConnected(computer, connected);
     // Events were lost while the stream was down: reload what they would have told us.
-    if (connected && dropped) void get().refreshComputer(computer);
+    if (connected && dropped) inBackground(get, 'Reconnect', get().refreshComputer(computer));
     dropped = !connected;
   });
   subs.set(computer, () => {

@@ -5,7 +5,7 @@
  */
 import type { QkEvent } from '@qk/api';
 import { assertNever } from '@qk/model';
-import { samePath, type GetState } from './shared.js';
+import { inBackground, samePath, type GetState } from './shared.js';
 
 const COUNTS_MS = 100;
 const LIST_MS = 150;
@@ -55,17 +55,24 @@ function listShowsQueueOrJournal(get: GetState, computer: string, path: string):
 
 /** Applies one event from `computer` to the store. */
 export function routeEvent(get: GetState, computer: string, event: QkEvent): void {
-  const refreshStatus = () => coalesce(get, `status:${computer}`, STATUS_MS, () => void get().refreshStatus(computer));
+  const refreshStatus = () =>
+    coalesce(get, `status:${computer}`, STATUS_MS, () =>
+      inBackground(get, 'Read status', get().refreshStatus(computer)),
+    );
   const refreshList = () => coalesce(get, 'list', LIST_MS, () => get().invalidateList());
   const recheckDetails = (path: string) => {
     const details = get().details;
     if (details?.message && !details.gone && details.computer === computer && samePath(details.path, path))
-      coalesce(get, `details:${computer}`, STATUS_MS, () => void get().recheckDetails(computer, path));
+      coalesce(get, `details:${computer}`, STATUS_MS, () =>
+        inBackground(get, 'Check the open message', get().recheckDetails(computer, path)),
+      );
   };
   switch (event.type) {
     case 'queueCreated':
     case 'queueDeleted':
-      coalesce(get, `queues:${computer}`, QUEUES_MS, () => void get().refreshQueues(computer));
+      coalesce(get, `queues:${computer}`, QUEUES_MS, () =>
+        inBackground(get, 'List queues', get().refreshQueues(computer)),
+      );
       if (event.type === 'queueDeleted' && listShowsQueueOrJournal(get, computer, event.path)) refreshList();
       refreshStatus();
       return;
@@ -102,20 +109,24 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
       get().messageLeft(computer, event.path, event.lookupId, event.reason);
       return;
     case 'settingChanged':
-      coalesce(get, `settings:${computer}`, QUEUES_MS, () => void get().refreshSettings(computer));
+      coalesce(get, `settings:${computer}`, QUEUES_MS, () =>
+        inBackground(get, 'Read settings', get().refreshSettings(computer)),
+      );
       refreshStatus();
       return;
     case 'serviceRestarted':
       coalesce(get, `restart:${computer}`, QUEUES_MS, () => {
-        void get().refreshQueues(computer);
-        void get().refreshSettings(computer);
-        void get().refreshStatus(computer);
+        inBackground(get, 'List queues', get().refreshQueues(computer));
+        inBackground(get, 'Read settings', get().refreshSettings(computer));
+        inBackground(get, 'Read status', get().refreshStatus(computer));
         if (get().target?.computer === computer) get().invalidateList();
       });
       return;
     case 'outgoingQueueChanged':
       // Outgoing queues are listed with the computer's queues; their state shows there (docs/network.md).
-      coalesce(get, `queues:${computer}`, QUEUES_MS, () => void get().refreshQueues(computer));
+      coalesce(get, `queues:${computer}`, QUEUES_MS, () =>
+        inBackground(get, 'List queues', get().refreshQueues(computer)),
+      );
       return;
     case 'peerChanged':
       // Peers appear only in the computer's Network properties, which read them when opened.

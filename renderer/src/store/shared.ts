@@ -25,6 +25,14 @@ export type GetState = StoreApi<AppState>['getState'];
 /** A slice creator: state and actions, given set/get and the shared context. */
 export type SliceCreator<T> = (set: SetState, get: GetState, ctx: StoreContext) => T;
 
+/**
+ * Runs a store action in the background: its failure is reported where the user sees it, never dropped
+ * (most refreshes report their own errors; this catches anything they let through).
+ */
+export function inBackground(get: GetState, where: string, work: Promise<unknown>): void {
+  work.catch((error: unknown) => get().reportError(where, error));
+}
+
 /** Case-insensitive path equality (MSMQ names are case-insensitive). */
 export function samePath(a: string, b: string): boolean {
   return a === b || a.toLowerCase() === b.toLowerCase();

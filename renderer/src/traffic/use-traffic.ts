@@ -15,18 +15,26 @@ export function useTraffic(computer: string, path: string | null): { traffic: Tr
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const read = async () => {
-      try {
-        const traffic = await store.getState().trafficOf(computer, path, CHART_SECONDS);
-        if (!stopped) setState({ traffic, error: null });
-      } catch (error) {
-        const { code, message } = describeError(error);
-        if (!stopped) setState((s) => ({ traffic: s.traffic, error: `${code}: ${message}` }));
-      } finally {
-        if (!stopped) timer = setTimeout(() => void read(), POLL_MS);
-      }
+    const next = () => {
+      if (!stopped) timer = setTimeout(read, POLL_MS);
     };
-    void read();
+    const read = () => {
+      store
+        .getState()
+        .trafficOf(computer, path, CHART_SECONDS)
+        .then(
+          (traffic) => {
+            if (!stopped) setState({ traffic, error: null });
+            next();
+          },
+          (error: unknown) => {
+            const { code, message } = describeError(error);
+            if (!stopped) setState((s) => ({ traffic: s.traffic, error: `${code}: ${message}` }));
+            next();
+          },
+        );
+    };
+    read();
     return () => {
       stopped = true;
       clearTimeout(timer);

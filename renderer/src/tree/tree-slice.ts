@@ -37,10 +37,11 @@ export function ancestorsOf(ref: NodeRef, queues: readonly QueueInfo[]): string[
 
 export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
   const saved = ctx.storage?.getItem(EXPANDED_KEY);
-  let expanded: Record<string, boolean> = {};
+  let expanded: Record<string, boolean>;
   try {
     expanded = saved ? (JSON.parse(saved) as Record<string, boolean>) : {};
   } catch {
+    // A damaged saved tree is only a preference: start with every folder closed.
     expanded = {};
   }
   const persist = (value: Record<string, boolean>) => ctx.storage?.setItem(EXPANDED_KEY, JSON.stringify(value));

@@ -113,9 +113,9 @@ async function sendOne(ctx: ClientContext, tag: string, queue: QueueKey, name: s
 }
 
 async function sendBatch(ctx: ClientContext, nextTag: () => string, xact: boolean): Promise<void> {
-  const items = Array.from({ length: ctx.random.int(2, 10) }, () => ({
+  const items = Array.from({ length: ctx.random.int(2, 10) }, (): { tag: string; queue: QueueKey } => ({
     tag: nextTag(),
-    queue: (xact ? 'xact' : ctx.random.chance(0.7) ? 'plain' : 'purge') as QueueKey,
+    queue: xact ? 'xact' : ctx.random.chance(0.7) ? 'plain' : 'purge',
   }));
   const tags = ctx.ledger.sendStarted(items);
   const outcome = await call(ctx, xact ? 'sendBatch xact' : 'sendBatch', 'sendBatch', {

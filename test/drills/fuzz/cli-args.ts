@@ -174,9 +174,9 @@ export function cliCaseArbitrary(specs: CommandSpec[], reach: Reach, tempDir: st
     return fc
       .tuple(global, fc.tuple(...args), options, mistakes, fc.boolean(), fc.nat(9))
       .map(([g, a, o, m, json, shuffle]): CliCase => {
-        const tail = [...a.flat(), ...o.flat()];
-        // Options before the arguments now and then: commander accepts both orders.
-        if (shuffle === 0) tail.reverse();
+        // Options before the arguments now and then: commander accepts both orders. (The arguments keep their
+        // order: swapped, a queue path would become export's output file.)
+        const tail = shuffle === 0 ? [...o.flat(), ...a.flat()] : [...a.flat(), ...o.flat()];
         const argv = [...g, ...(json || shuffle > 2 ? ['--json'] : []), ...spec.words, ...tail, ...m];
         return {
           argv,

@@ -138,6 +138,7 @@ export const anyStringArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
   { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 300_000 }).map((n) => 'L'.repeat(n)) },
+  { weight: 20, arbitrary: fc.string({ maxLength: 30 }) },
 );
 
 /** Base64 bodies: valid, padded wrong, not base64 at all. */

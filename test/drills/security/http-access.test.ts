@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
 import { DrillService } from '../support/service-process.js';
-import { authorized, rawRequest } from './raw-http.js';
+import { authorized, rawRequest, valueText } from './raw-http.js';
 
 const service = new DrillService();
 let url = '';
@@ -20,7 +20,7 @@ let startedTime = '';
 async function stillUntouched(): Promise<void> {
   const status = await rawRequest(url, { path: '/api/v1/serviceStatus', headers: authorized(token), body: '{}' });
   expect(status.status).toBe(200);
-  expect(status.body.value.startedTime).toBe(startedTime);
+  expect(valueText(status, 'startedTime')).toBe(startedTime);
 }
 
 beforeAll(async () => {
@@ -262,11 +262,11 @@ describe('the WebSocket', () => {
   });
 
   test('without a header the first frame must carry the token; anything else closes the connection unanswered', async () => {
-    const session = (first: string): Promise<{ frames: any[]; code: number }> =>
+    const session = (first: string): Promise<{ frames: unknown[]; code: number }> =>
       new Promise((resolve) => {
         const ws = new WebSocket(wsUrl());
-        const frames: any[] = [];
-        ws.on('message', (data) => frames.push(JSON.parse(data.toString())));
+        const frames: unknown[] = [];
+        ws.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8'))));
         ws.once('open', () => {
           ws.send(first);
           ws.send(
@@ -301,7 +301,7 @@ describe('console sign-in', () => {
   test('a console link carries a one-time code, never the token; it opens one session', async () => {
     const link = await rawRequest(url, { path: '/console/code', headers: authorized(token), body: '{}' });
     expect(link.status).toBe(200);
-    const consoleUrl: string = link.body.value.url;
+    const consoleUrl = valueText(link, 'url');
     expect(consoleUrl).not.toContain(token);
     const code = consoleUrl.split('#code=')[1] as string;
     const exchange = () =>
@@ -312,7 +312,7 @@ describe('console sign-in', () => {
       });
     const first = await exchange();
     expect(first.status).toBe(200);
-    const session: string = first.body.value.token;
+    const session = valueText(first, 'token');
     expect(session).not.toBe(token);
     const call = await rawRequest(url, { path: '/api/v1/queueList', headers: authorized(session), body: '{}' });
     expect(call.status).toBe(200);
@@ -327,7 +327,7 @@ describe('console sign-in', () => {
     });
     expect(noToken.status).toBe(401);
     const link = await rawRequest(url, { path: '/console/code', headers: authorized(token), body: '{}' });
-    const code = (link.body.value.url as string).split('#code=')[1] as string;
+    const code = valueText(link, 'url').split('#code=')[1] as string;
     const foreign = await rawRequest(url, {
       path: '/console/session',
       headers: { 'content-type': 'application/json', origin: 'http://evil.example' },

@@ -7,8 +7,16 @@ import { request } from 'node:http';
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: any;
+  /** The answer parsed as JSON (null when it is not JSON); `text` is what came. */
+  body: unknown;
   text: string;
+}
+
+/** A text field of a successful answer's `value`; fails with the whole answer when there is none. */
+export function valueText(response: RawResponse, field: string): string {
+  const value = (response.body as { value?: Record<string, unknown> } | null)?.value?.[field];
+  if (typeof value !== 'string') throw new Error(`The answer has no text value.${field}: ${response.text}`);
+  return value;
 }
 
 export interface RawRequest {

@@ -25,7 +25,7 @@ export class RawSocket {
   closeCode: number | null = null;
 
   private constructor(readonly ws: WebSocket) {
-    ws.on('message', (data) => this.onFrame(data.toString()));
+    ws.on('message', (data: Buffer) => this.onFrame(data.toString('utf8')));
     ws.on('close', (code) => {
       this.closed = true;
       this.closeCode = code;

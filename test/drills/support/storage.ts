@@ -24,6 +24,19 @@ export const mountUnavailable: string | null = (() => {
   }
 })();
 
+/** Mounted disks of this worker: a killed or failed drill must not leave them behind. */
+const mounted = new Set<string>();
+process.once('exit', () => {
+  for (const path of mounted) {
+    try {
+      execFileSync('umount', ['-l', path], { stdio: 'pipe' });
+      rmdirSync(path);
+    } catch {
+      // Nothing more can be done while the process exits; the folder name says what it was.
+    }
+  }
+});
+
 /** A tmpfs of `sizeMB` at a fresh temp folder; unmount() when done. */
 export class SmallDisk {
   readonly path: string;
@@ -31,6 +44,7 @@ export class SmallDisk {
   constructor(sizeMB: number) {
     this.path = mkdtempSync(join(tmpdir(), 'qk-disk-'));
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMB}m,mode=0700`, 'tmpfs', this.path], { stdio: 'pipe' });
+    mounted.add(this.path);
   }
 
   remount(options: string): void {
@@ -43,12 +57,15 @@ export class SmallDisk {
     return Number(out.trim().split('\n').pop());
   }
 
+  /** Unmounts (lazily if a process that just died still holds it) and removes the folder. */
   unmount(): void {
     try {
       execFileSync('umount', [this.path], { stdio: 'pipe' });
-    } finally {
-      rmdirSync(this.path);
+    } catch {
+      execFileSync('umount', ['-l', this.path], { stdio: 'pipe' });
     }
+    mounted.delete(this.path);
+    rmdirSync(this.path);
   }
 }
 

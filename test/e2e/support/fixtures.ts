@@ -18,6 +18,8 @@ const screenshots = fileURLToPath(
 
 /** Fixtures of every console spec. */
 export const test = base.extend<{ service: RunningService; consolePage: Page }>({
+  // Playwright reads the first parameter's destructuring to find a fixture's dependencies: none here.
+  // eslint-disable-next-line no-empty-pattern
   service: async ({}, use) => {
     const service = await startService();
     await use(service);
@@ -73,4 +75,29 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** A message file (docs/message-file-format.md): its header line and its messages. */
+export function readMessageFile(text: string): { header: MessageFileHeader; messages: FileMessage[] } {
+  const [first, ...rest] = text.trimEnd().split('\n');
+  return {
+    header: JSON.parse(first ?? '{}') as MessageFileHeader,
+    messages: rest.map((line) => JSON.parse(line) as FileMessage),
+  };
+}
+
+/** The header line of a message file. */
+interface MessageFileHeader {
+  format: string;
+  version: number;
+  computer: string;
+  path: string;
+}
+
+/** What the specs read of a message in a file. */
+interface FileMessage {
+  label: string;
+  bodyBase64: string;
+  id: string;
+  classCode: number;
 }

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { operations } from '@qk/api';
 import { QkClient } from '@qk/client';
 import { runService, type RunningService } from '@qk/service';
 import { tempDataDir } from '../service/helpers.js';
@@ -107,7 +108,8 @@ describe('qk against a running service', () => {
       json: { path: '.\\private$\\cli-a', label: 'A', journal: true, quotaKB: 100 },
     });
     const listed = await qk(['queue', 'list', '--json'], { QK_SERVICE: service.url, QK_TOKEN: service.token });
-    expect(listed.json.map((q: { path: string }) => q.path)).toContain('.\\private$\\cli-a');
+    // --json prints the contract's own output: it parses with the operation's schema.
+    expect(operations.queueList.output.parse(listed.json).map((q) => q.path)).toContain('.\\private$\\cli-a');
     const shown = await qk(['--json', 'queue', 'show', '.\\private$\\cli-a'], { QK_DATA: service.dataDir });
     expect(shown.json).toMatchObject({ path: '.\\private$\\cli-a', type: 'private' });
     const set = await qk([
@@ -152,16 +154,17 @@ describe('qk against a running service', () => {
       '--recoverable',
     ]);
     expect(sent).toMatchObject({ code: 0, json: { id: expect.stringMatching(/^\{[0-9a-f-]{36}\}\\\d+$/) } });
+    const sentId = operations.send.output.parse(sent.json).id;
     const peeked = await qk([...remote, 'peek', path]);
     expect(peeked.stdout).toMatch(/Class\s+NORMAL 0x0000/);
     expect(peeked.stdout).toMatch(/Body\s+hello/);
     const page = await qk([...remote, '--json', 'messages', path, '--limit', '10']);
     expect(page.json).toMatchObject({
       total: 1,
-      messages: [{ id: sent.json.id, body: 'hello', priority: 6, delivery: 'recoverable' }],
+      messages: [{ id: sentId, body: 'hello', priority: 6, delivery: 'recoverable' }],
     });
     const received = await qk([...remote, '--json', 'receive', path, '--timeout', '0.5']);
-    expect(received.json).toMatchObject({ id: sent.json.id, label: 'greeting', class: 'NORMAL', classCode: 0 });
+    expect(received.json).toMatchObject({ id: sentId, label: 'greeting', class: 'NORMAL', classCode: 0 });
   });
 
   it('sends a file body as bytes', async () => {
@@ -194,7 +197,7 @@ describe('qk against a running service', () => {
     await qk([...remote, 'queue', 'create', path]);
     const run = await qk([...remote, '--json', 'send', path, '--priority', '9']);
     expect(run.code).toBe(1);
-    expect(run.json.error.code).toBe('ILLEGAL_PROPERTY_VALUE');
+    expect(run.json).toMatchObject({ error: { code: 'ILLEGAL_PROPERTY_VALUE' } });
   });
 
   it('reports operation failures with exit 1 and the service code', async () => {
@@ -221,7 +224,7 @@ describe('qk against a running service', () => {
     ];
     expect((await qk(args)).json).toEqual({ accepted: true, reason: null });
     const again = await qk(args);
-    expect(again.json.accepted).toBe(false);
+    expect(again.json).toMatchObject({ accepted: false });
     const found = await qk([...remote, '--json', 'message', 'find', '{0a0a0a0a-1111-2222-3333-444444444444}\\9']);
     expect(found.json).toMatchObject([{ path, message: { sourceMachine: 'REMOTE' } }]);
   });

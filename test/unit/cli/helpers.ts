@@ -8,7 +8,7 @@ export interface CliRun {
   stdout: string;
   stderr: string;
   /** stdout parsed as JSON on success, stderr on failure (with --json). */
-  json: any;
+  json: unknown;
 }
 
 /** Runs one command line with the given environment (nothing inherited from the test process). */

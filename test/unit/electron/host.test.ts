@@ -50,8 +50,9 @@ describe('service in a utility process', () => {
     const { child, port } = wire();
     const service = fakeService();
     const exit = vi.fn();
-    void runHostProcess(port, async () => service, exit);
+    const hosting = runHostProcess(port, async () => service, exit);
     const host = await connectHost(child);
+    await expect(hosting).resolves.toBeUndefined();
     expect(host.name).toBe('ALPHA');
     await expect(host.call('queueList', {})).resolves.toEqual({ ok: true, value: { op: 'queueList', input: {} } });
     await expect(host.call('fail', {})).resolves.toEqual({
@@ -71,8 +72,9 @@ describe('service in a utility process', () => {
 
   it('many calls in flight resolve with their own answers', async () => {
     const { child, port } = wire();
-    void runHostProcess(port, async () => fakeService(), vi.fn());
+    const hosting = runHostProcess(port, async () => fakeService(), vi.fn());
     const host = await connectHost(child);
+    await expect(hosting).resolves.toBeUndefined();
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => host.call('browse', { offset: i })));
     answers.forEach((a, i) => expect(a).toEqual({ ok: true, value: { op: 'browse', input: { offset: i } } }));
   });
@@ -93,8 +95,9 @@ describe('service in a utility process', () => {
           });
         }),
     );
-    void runHostProcess(port, async () => service, vi.fn());
+    const hosting = runHostProcess(port, async () => service, vi.fn());
     const host = await connectHost(child);
+    await expect(hosting).resolves.toBeUndefined();
     const cancel = new AbortController();
     const receiving = host.call('receive', { path: 'q', timeoutMs: 60_000 }, cancel.signal);
     await new Promise((r) => setTimeout(r, 0));
@@ -106,7 +109,7 @@ describe('service in a utility process', () => {
   it('reports a service that cannot open (a locked data folder) instead of hanging', async () => {
     const { child, port } = wire();
     const exit = vi.fn();
-    void runHostProcess(
+    const hosting = runHostProcess(
       port,
       async () => {
         throw new Error('SERVICE_ALREADY_RUNNING: the data folder is in use');
@@ -114,6 +117,7 @@ describe('service in a utility process', () => {
       exit,
     );
     await expect(connectHost(child)).rejects.toThrow('data folder is in use');
+    await expect(hosting).resolves.toBeUndefined();
     expect(exit).toHaveBeenCalledWith(1);
   });
 
@@ -121,8 +125,9 @@ describe('service in a utility process', () => {
     const { child, port } = wire();
     const service = fakeService();
     service.call = vi.fn(() => new Promise<Envelope<unknown>>(() => undefined));
-    void runHostProcess(port, async () => service, vi.fn());
+    const hosting = runHostProcess(port, async () => service, vi.fn());
     const host = await connectHost(child);
+    await expect(hosting).resolves.toBeUndefined();
     const pending = host.call('receive', { path: 'q', timeoutMs: 60_000 });
     await new Promise((r) => setTimeout(r, 0));
     child.exit(9);

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MessageClass, QkError, type MessageInfo } from '@qk/model';
+import type { WriteReply } from '@qk/engine';
 import { openHarness, settle, type Harness } from './helpers.js';
 
 let h: Harness;

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
+import type { WriteReply } from '@qk/engine';
 import { QkError, type MessageInfo } from '@qk/model';
 import { openHarness, settle, type Harness } from './helpers.js';
 
@@ -40,8 +41,9 @@ async function heldReceive(qm: Harness['qm']): Promise<Held | 'timeout'> {
       path: Q,
       deliver: (reply: MessageInfo) => {
         body = reply.body;
-        return new Promise<void>((resolve, reject) => {
-          release = resolve;
+        // Two phases (core/engine Deliver): the test decides when the reply is known to go; writing is instant.
+        return new Promise<WriteReply>((resolve, reject) => {
+          release = () => resolve(async () => undefined);
           fail = () => reject(new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed.'));
         });
       },
@@ -179,7 +181,13 @@ describe('receive order with receives in flight', () => {
     const bodies: (string | null)[] = [];
     await Promise.all(
       Array.from({ length: 1_000 }, () =>
-        h.qm.receive({ path: Q, deliver: async (m: MessageInfo) => void bodies.push(m.body) }),
+        h.qm.receive({
+          path: Q,
+          deliver: async (m: MessageInfo) => {
+            bodies.push(m.body);
+            return async () => undefined;
+          },
+        }),
       ),
     );
     expect(bodies).toEqual(Array.from({ length: 1_000 }, (_, i) => String(i)));
@@ -232,7 +240,9 @@ describe('waiting receives', () => {
     const failing = h.qm.receive({
       path: Q,
       deliver: () =>
-        new Promise<void>((_resolve, reject) => (fail = () => reject(new QkError('SERVICE_NOT_AVAILABLE', 'gone')))),
+        new Promise<WriteReply>(
+          (_resolve, reject) => (fail = () => reject(new QkError('SERVICE_NOT_AVAILABLE', 'gone'))),
+        ),
     });
     await drainTicks();
     const waiting = h.qm.receive({ path: Q, timeoutMs: 60_000 });

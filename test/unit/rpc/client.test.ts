@@ -108,7 +108,7 @@ describe('RpcClient', () => {
   test('a call cancelled while it waits on the client is never sent', async () => {
     const { handler, waiting } = receiveHandler();
     const { client, toServer } = connect(handler, { maxCallsInFlight: 1 });
-    void client.call('receive', {});
+    const first = client.call('receive', {});
     const cancel = new AbortController();
     const queued = client.call('receive', {}, cancel.signal);
     cancel.abort();
@@ -116,6 +116,8 @@ describe('RpcClient', () => {
     await flush();
     expect(waiting).toHaveLength(1);
     expect(toServer.frames().filter((f) => f.type === 'call')).toHaveLength(1);
+    client.closed('the test is over');
+    expect(await first).toMatchObject({ ok: false, error: { code: 'SERVICE_NOT_AVAILABLE' } });
   });
 
   test('when the connection closes, every call still waiting fails SERVICE_NOT_AVAILABLE', async () => {

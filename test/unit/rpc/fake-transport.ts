@@ -1,6 +1,14 @@
 /** In-memory transports for the protocol's unit tests (the real ones are tested against a real socket). */
 import type { FrameSink, FrameTransport } from '@qk/rpc';
 
+/** What the tests read of a sent frame. */
+export interface SeenFrame {
+  type: string;
+  id?: number;
+  error?: { code: string; message: string };
+  [field: string]: unknown;
+}
+
 /** One end of a connection: records what it sends; the test decides how far behind its reader is. */
 export class FakeTransport implements FrameTransport {
   readonly sent: string[] = [];
@@ -31,9 +39,9 @@ export class FakeTransport implements FrameTransport {
     this.closedWith = { code, reason };
   }
 
-  /** Sent frames, parsed. */
-  frames(): any[] {
-    return this.sent.map((text) => JSON.parse(text));
+  /** Sent frames, parsed (the ends check frames with their schemas; the tests only look at them). */
+  frames(): SeenFrame[] {
+    return this.sent.map((text) => JSON.parse(text) as SeenFrame);
   }
 }
 

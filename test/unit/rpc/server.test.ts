@@ -83,7 +83,7 @@ describe('frames', () => {
       { type: 'result', id: 3, ok: false, error: { code: 'INVALID_PARAMETER', message: expect.any(String) } },
       { type: 'result', id: 4, ok: false, error: { code: 'INVALID_PARAMETER', message: expect.any(String) } },
     ]);
-    expect(frames.slice(2).map((f) => [f.type, f.error.code])).toEqual([
+    expect(frames.slice(2).map((f) => [f.type, f.error?.code])).toEqual([
       ['error', 'INVALID_PARAMETER'],
       ['error', 'INVALID_PARAMETER'],
       ['error', 'INVALID_PARAMETER'],
@@ -187,7 +187,7 @@ describe('limits', () => {
     sink.frame(call(1, 'unknown'));
     sink.frame(call(2, 'known'));
     await flush();
-    expect(t.frames().map((f) => f.error.code)).toEqual(['INTERNAL', 'QUEUE_NOT_FOUND']);
+    expect(t.frames().map((f) => f.error?.code)).toEqual(['INTERNAL', 'QUEUE_NOT_FOUND']);
     expect(log.lines.filter((l) => l.level === 'error')).toHaveLength(1);
   });
 });
@@ -432,6 +432,20 @@ describe('authentication by first frame', () => {
       expect(t.frames()).toEqual([{ type: 'error', error: { code: 'UNAUTHORIZED', message: expect.any(String) } }]);
       expect(t.closedWith).toEqual({ code: 1008, reason: 'unauthorized' });
       expect(handler.call).not.toHaveBeenCalled();
+    }
+  });
+
+  test('the token is also taken as {"token"}, a Bearer authorization, a JSON string or the bare token', async () => {
+    for (const first of [
+      JSON.stringify({ token: 'secret' }),
+      JSON.stringify({ authorization: 'Bearer secret' }),
+      JSON.stringify('secret'),
+      'secret',
+    ]) {
+      const { t, sink } = open();
+      sink.frame(first);
+      await flush();
+      expect(t.frames(), first).toEqual([{ type: 'ready' }]);
     }
   });
 

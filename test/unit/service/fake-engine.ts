@@ -16,7 +16,7 @@ interface Waiter {
   path: string;
   remove: boolean;
   resolve(message: MessageInfo): void;
-  reject(error: unknown): void;
+  reject(error: Error): void;
 }
 
 /** What a test can look at after the fact. */
@@ -162,6 +162,10 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
       duplicateCache: { entries: 0, capacity: 10_000, duplicatesRemoved: 0 },
       machineQuotaUsedKB: 0,
       machineJournalQuotaUsedKB: 0,
+      peerAddress: null,
+      peerFingerprint: null,
+      routing: false,
+      offline: false,
       startedTime: new Date(0).toISOString(),
     }),
     listQueues: () => [...queues.values()].map((q) => queueInfo(q.path, q.transactional, q.messages.length)),
@@ -205,6 +209,7 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     sendBatch: unsupported,
     receive: (input) => take(input, true),
     receiveBatch: unsupported,
+    consume: unsupported,
     peek: (input) => take(input, false),
     // The fake knows one computer: paths that start with another name are remote.
     isRemotePath: (path) => !/^\.\\/.test(path),
@@ -221,6 +226,7 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     deleteMessage: unsupported,
     deleteMessages: unsupported,
     moveMessages: unsupported,
+    copyMessages: unsupported,
     moveMessage: unsupported,
     openCursor: unsupported,
     cursorPeek: unsupported,
@@ -256,6 +262,20 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     setSetting: unsupported,
     traffic: unsupported,
     classCounts: unsupported,
+    networkConfig: {
+      peers: () => [],
+      putPeer: unsupported,
+      removePeer: unsupported,
+      peerConnected: unsupported,
+      routes: () => [],
+      setRoute: unsupported,
+      removeRoute: unsupported,
+      outgoingQueues: () => [],
+      outgoingQueue: unsupported,
+      setOutgoingPaused: unsupported,
+      offline: () => false,
+      setOffline: unsupported,
+    },
     on: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

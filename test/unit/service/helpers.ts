@@ -15,7 +15,7 @@ export async function post(
   op: string,
   body: unknown,
   token: string | undefined,
-): Promise<{ status: number; body: any }> {
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${url}/api/v1/${op}`, {
     method: 'POST',
     headers: {

@@ -113,7 +113,7 @@ describe('ServiceHost', () => {
     const lines = readFileSync(join(dir, AUDIT_FILE), 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l));
+      .map((l): unknown => JSON.parse(l));
     expect(lines).toMatchObject([
       { op: 'queueCreate', target: '.\\private$\\audited', ok: true },
       { op: 'queueDelete', target: '.\\private$\\nope', ok: false, code: 'QUEUE_NOT_FOUND' },

@@ -1,32 +1,57 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { z } from 'zod';
+import { eventSchema, operations } from '@qk/api';
+import { serverFrameSchema, type ServerFrame } from '@qk/rpc';
 import { ServiceHost, startHttpServer, type HttpServer } from '@qk/service';
 import { post, tempDataDir } from './helpers.js';
 
 const TOKEN = 'a'.repeat(64);
 
-/** A WebSocket client that records frames, for the tests below. */
+type FramePredicate = (frame: ServerFrame) => boolean;
+
+/** Matches the result frame of call `id`. */
+const resultOf =
+  (id: number): FramePredicate =>
+  (frame) =>
+    frame.type === 'result' && frame.id === id;
+
+/** The value of a successful result frame; anything else fails the test with the frame. */
+function valueOf(frame: ServerFrame): unknown {
+  if (frame.type !== 'result' || !frame.ok) throw new Error(`Expected a successful result: ${JSON.stringify(frame)}`);
+  return frame.value;
+}
+
+/** A WebSocket client that records frames (each checked against the contract's frame schema), for the tests below. */
 async function openSocket(
   url: string,
   query = '',
-): Promise<{ ws: WebSocket; frames: any[]; next: (pred: (f: any) => boolean) => Promise<any> }> {
+): Promise<{ ws: WebSocket; frames: ServerFrame[]; next: (pred: FramePredicate) => Promise<ServerFrame> }> {
   const ws = new WebSocket(
     `${url.replace('http', 'ws')}/api/v1/ws${query}`,
     query ? {} : { headers: { authorization: `Bearer ${TOKEN}` } },
   );
-  const frames: any[] = [];
-  const waiting: { pred: (f: any) => boolean; resolve: (f: any) => void }[] = [];
-  ws.on('message', (data) => {
-    const frame = JSON.parse(data.toString());
+  const frames: ServerFrame[] = [];
+  const waiting: { pred: FramePredicate; resolve: (frame: ServerFrame) => void }[] = [];
+  ws.on('message', (data: Buffer) => {
+    const frame = serverFrameSchema.parse(JSON.parse(data.toString('utf8')));
     frames.push(frame);
-    for (const w of [...waiting]) if (w.pred(frame)) (waiting.splice(waiting.indexOf(w), 1), w.resolve(frame));
+    for (const w of [...waiting]) {
+      if (!w.pred(frame)) continue;
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve(frame);
+    }
   });
-  await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)));
-  const next = (pred: (f: any) => boolean) => {
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const next = (pred: FramePredicate) => {
     const seen = frames.find(pred);
-    return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.push({ pred, resolve }));
+    return seen ? Promise.resolve(seen) : new Promise<ServerFrame>((resolve) => waiting.push({ pred, resolve }));
   };
   return { ws, frames, next };
 }
@@ -61,14 +86,15 @@ describe('HTTP + WebSocket server over the real engine', () => {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ code }),
-      }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
     const first = await exchange();
     expect(first).toMatchObject({
       status: 200,
       body: { ok: true, value: { token: expect.stringMatching(/^[0-9a-f]{64}$/) } },
     });
-    expect(first.body.value.token).not.toBe(TOKEN);
-    expect(await post(server.url, 'queueList', {}, first.body.value.token)).toMatchObject({ status: 200 });
+    const session = z.object({ value: z.object({ token: z.string() }) }).parse(first.body).value.token;
+    expect(session).not.toBe(TOKEN);
+    expect(await post(server.url, 'queueList', {}, session)).toMatchObject({ status: 200 });
     expect(await exchange()).toMatchObject({ status: 401, body: { error: { code: 'UNAUTHORIZED' } } });
   });
 
@@ -149,7 +175,7 @@ describe('HTTP + WebSocket server over the real engine', () => {
     await new Promise((r) => setTimeout(r, 200));
     await post(server.url, 'send', { path, message: { body: 'kept' } }, TOKEN);
     const shown = await post(server.url, 'queueShow', { path }, TOKEN);
-    expect(shown.body.value.messageCount).toBe(1);
+    expect(shown.body).toMatchObject({ ok: true, value: { messageCount: 1 } });
   });
 
   it('never takes the WebSocket token from the URL; takes it from the first frame', async () => {
@@ -158,7 +184,7 @@ describe('HTTP + WebSocket server over the real engine', () => {
     ws.send(JSON.stringify({ type: 'auth', token: TOKEN }));
     ws.send(JSON.stringify({ type: 'call', id: 1, op: 'serviceStatus', input: {} }));
     expect(await next((f) => f.type === 'ready')).toEqual({ type: 'ready' });
-    expect(await next((f) => f.id === 1)).toMatchObject({ type: 'result', ok: true, value: { name: 'HTTPTEST' } });
+    expect(await next(resultOf(1))).toMatchObject({ type: 'result', ok: true, value: { name: 'HTTPTEST' } });
     ws.close();
   });
 
@@ -170,26 +196,22 @@ describe('HTTP + WebSocket server over the real engine', () => {
     ws.send(JSON.stringify({ type: 'call', id: 2, op: 'receive', input: { path, timeoutMs: 5_000 } }));
     ws.send(JSON.stringify({ type: 'call', id: 3, op: 'send', input: { path, message: { body: 'one' } } }));
     ws.send(JSON.stringify({ type: 'call', id: 4, op: 'send', input: { path, message: { body: 'two' } } }));
-    const [r1, r2] = await Promise.all([next((f) => f.id === 1), next((f) => f.id === 2)]);
-    await Promise.all([next((f) => f.id === 3), next((f) => f.id === 4)]);
-    expect(
-      frames
-        .filter((f) => f.type === 'result')
-        .map((f) => f.id)
-        .sort(),
-    ).toEqual([1, 2, 3, 4]);
-    expect([r1.value.body, r2.value.body].sort()).toEqual(['one', 'two']);
+    const [r1, r2] = await Promise.all([next(resultOf(1)), next(resultOf(2))]);
+    await Promise.all([next(resultOf(3)), next(resultOf(4))]);
+    expect(frames.flatMap((f) => (f.type === 'result' ? [f.id] : [])).sort()).toEqual([1, 2, 3, 4]);
+    const bodies = [r1, r2].map((r) => operations.receive.output.parse(valueOf(r))?.body);
+    expect(bodies.sort()).toEqual(['one', 'two']);
     ws.close();
   });
 
   it('answers a malformed call with its id, and sends every engine event to subscribers', async () => {
     const { ws, next } = await openSocket(server.url);
     ws.send(JSON.stringify({ type: 'call', id: 9, op: 42 }));
-    expect(await next((f) => f.id === 9)).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+    expect(await next(resultOf(9))).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
     ws.send(JSON.stringify({ type: 'subscribe' }));
     ws.send(JSON.stringify({ type: 'call', id: 10, op: 'queueCreate', input: { path: '.\\private$\\ws-events' } }));
-    await next((f) => f.id === 10);
-    expect(await next((f) => f.type === 'event' && f.event.type === 'queueCreated')).toMatchObject({
+    await next(resultOf(10));
+    expect(await next((f) => f.type === 'event' && eventSchema.parse(f.event).type === 'queueCreated')).toMatchObject({
       event: { path: expect.stringMatching(/ws-events$/i) },
     });
     ws.close();
@@ -200,23 +222,23 @@ describe('HTTP + WebSocket server over the real engine', () => {
     await post(server.url, 'queueCreate', { path, transactional: true }, TOKEN);
     const { ws, next } = await openSocket(server.url);
     ws.send(JSON.stringify({ type: 'call', id: 1, op: 'transactionBegin', input: {} }));
-    const { value } = await next((f) => f.id === 1);
+    const { transaction } = operations.transactionBegin.output.parse(valueOf(await next(resultOf(1))));
     ws.send(
       JSON.stringify({
         type: 'call',
         id: 2,
         op: 'send',
-        input: { path, message: { body: 'in tx' }, transaction: value.transaction },
+        input: { path, message: { body: 'in tx' }, transaction },
       }),
     );
-    expect(await next((f) => f.id === 2)).toMatchObject({ ok: true });
+    expect(await next(resultOf(2))).toMatchObject({ ok: true });
     expect(host.transactions.size).toBe(1);
     ws.close();
     await new Promise((r) => setTimeout(r, 200));
     expect(host.transactions.size).toBe(0);
-    const commit = await post(server.url, 'transactionCommit', { transaction: value.transaction }, TOKEN);
-    expect(commit.body.ok).toBe(false);
-    expect((await post(server.url, 'queueShow', { path }, TOKEN)).body.value.messageCount).toBe(0);
+    const commit = await post(server.url, 'transactionCommit', { transaction }, TOKEN);
+    expect(commit.body).toMatchObject({ ok: false });
+    expect((await post(server.url, 'queueShow', { path }, TOKEN)).body).toMatchObject({ value: { messageCount: 0 } });
   });
 
   it('serves the fallback page with a strict CSP when the console is not built', async () => {
@@ -231,7 +253,7 @@ describe('HTTP + WebSocket server over the real engine', () => {
     const script = await (await fetch(`${server.url}/fallback.js`)).text();
     expect(script).toContain("call('queueList')");
     // It ships without a build step, so at least make sure it parses.
-    expect(() => new Function(script)).not.toThrow();
+    expect(() => new Script(script)).not.toThrow();
   });
 
   it('refuses pages of other origins, preflights included, and never answers Access-Control-Allow-Origin: *', async () => {

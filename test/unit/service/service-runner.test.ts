@@ -18,7 +18,7 @@ describe('runService', () => {
     expect(file).toMatchObject({ url: first.url, pid: process.pid, name: 'RUNNER', id: first.host.id });
     expect(statSync(join(dir, 'token')).mode & 0o777).toBe(0o600);
     expect(first.token).toMatch(/^[0-9a-f]{64}$/);
-    expect((await post(first.url, 'serviceStatus', {}, first.token)).body.value.name).toBe('RUNNER');
+    expect((await post(first.url, 'serviceStatus', {}, first.token)).body).toMatchObject({ value: { name: 'RUNNER' } });
     await first.stop();
     await first.stopped;
     expect(existsSync(join(dir, 'service.json'))).toBe(false);

@@ -32,6 +32,23 @@ const IMPORT_BATCH_BYTES = 6 * 1024 * 1024;
 
 const plural = (n: number, one: string): string => `${formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
 
+/** A file that cannot be read or written, as a usage error naming it rather than an internal error. */
+function fileError(error: unknown, file: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const reasons: Record<string, string> = {
+    ENOENT: 'no such file or folder',
+    EISDIR: 'it is a folder, not a file',
+    ENOTDIR: 'a part of the path is not a folder',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    ENAMETOOLONG: 'the name is too long',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+  };
+  const reason = code === undefined ? undefined : reasons[code];
+  return reason === undefined ? error : new UsageError(`${file}: ${reason}.`);
+}
+
 /** Writes every message of a queue to `file`, page by page; the file appears only once it is complete. */
 async function exportQueue(client: QkClient, path: string, file: string): Promise<number> {
   const status = await client.serviceStatus({});
@@ -208,7 +225,9 @@ export function registerTransferCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, [path, file]) => {
         const client = await ctx.client();
-        const exported = await exportQueue(client, path as string, file as string);
+        const exported = await exportQueue(client, path as string, file as string).catch((error: unknown) => {
+          throw fileError(error, file as string);
+        });
         ctx.print({ exported }, (r) => `Exported ${plural(r.exported, 'message')} of ${path} to ${file}.`);
       }),
     );
@@ -220,8 +239,7 @@ export function registerTransferCommands(program: Command, io: CliIo): void {
       action(io, async (ctx, [path, file]) => {
         const client = await ctx.client();
         const imported = await importFile(client, path as string, file as string).catch((error: unknown) => {
-          if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${file}: no such file.`);
-          throw error;
+          throw fileError(error, file as string);
         });
         ctx.print({ imported }, (r) => `Imported ${plural(r.imported, 'message')} into ${path}.`);
       }),

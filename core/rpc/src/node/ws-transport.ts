@@ -24,7 +24,7 @@ export function wsTransport(ws: WebSocket): FrameTransport & { attach(sink: Fram
 }
 
 function frameText(data: RawData, isBinary: boolean): string {
-  if (!isBinary && !Array.isArray(data)) return data.toString();
+  if (!isBinary && Buffer.isBuffer(data)) return data.toString('utf8');
   const chunks = Array.isArray(data) ? data : [Buffer.from(data as ArrayBuffer)];
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -288,7 +288,7 @@ export class ServiceHost {
     const engine = this.#engine;
     if (!engine) return;
     // Engine events are structurally the contract's events (core/engine/src/types.ts says so).
-    this.#unsubscribeEngine = engine.on((event) => this.#emit(event as QkEvent));
+    this.#unsubscribeEngine = engine.on((event) => this.#emit(event));
   }
 
   #emit(event: QkEvent): void {

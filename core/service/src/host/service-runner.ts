@@ -2,8 +2,7 @@
  * A complete service process: host + token + HTTP/WebSocket server + service.json, stopped cleanly by
  * `serviceStop`, SIGINT or SIGTERM. Used by `qk service start` and `npm start`.
  */
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { NetworkNode } from '@qk/network';
 import type { RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
@@ -64,12 +63,6 @@ export interface RunningService {
   stop(): Promise<void>;
   /** Resolves once the service has stopped, whoever stopped it. */
   readonly stopped: Promise<void>;
-}
-
-/** The per-user data folder used when neither --data nor QK_DATA is given. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env['XDG_DATA_HOME'];
-  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'queuekeeper');
 }
 
 /** Opens the data folder, listens, writes service.json, and returns once requests are accepted. */

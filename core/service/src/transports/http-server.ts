@@ -6,8 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { API_PREFIX, type Envelope, type ErrorBody } from '@qk/api';
-import { QkError } from '@qk/model';
-import { silentLogger, type RpcLogger } from '@qk/rpc';
+import { QkError, silentLogger } from '@qk/model';
+import type { RpcLogger } from '@qk/rpc';
 import type { ServiceHost } from '../host/host.js';
 import { findConsoleDir, registerConsole } from '../console/console-assets.js';
 import { registerConsoleSession } from '../console/console-session.js';
@@ -16,8 +16,6 @@ import { HTTP_BODY_LIMIT, registerApi } from './api-routes.js';
 import { RequestLogController } from './http-log.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
 import { attachWebSocket, type WebSocketChannel } from './websocket-server.js';
-
-export { HTTP_BODY_LIMIT } from './api-routes.js';
 
 /** How long a stop waits for requests in flight before cutting their connections. */
 const CLOSE_GRACE_MS = 2_000;

@@ -40,7 +40,7 @@ describe('HTTP/WebSocket client', () => {
     const client = createHttpClient({
       baseUrl: 'http://127.0.0.1:9/',
       token: 't0k',
-      fetchImpl: fetchImpl as never,
+      fetchImpl: fetchImpl,
       WebSocketImpl: FakeSocket as never,
       calls: 'http',
     });
@@ -61,7 +61,7 @@ describe('HTTP/WebSocket client', () => {
     const client = createHttpClient({
       baseUrl: 'http://h:1',
       token: 't',
-      fetchImpl: fetchImpl as never,
+      fetchImpl: fetchImpl,
       WebSocketImpl: FakeSocket as never,
       calls: 'http',
     });
@@ -77,7 +77,7 @@ describe('HTTP/WebSocket client', () => {
     const client = createHttpClient({
       baseUrl: 'http://h:1',
       token: 't',
-      fetchImpl: fetchImpl as never,
+      fetchImpl: fetchImpl,
       WebSocketImpl: FakeSocket as never,
       calls: 'http',
     });
