@@ -8,7 +8,8 @@ export function deferredConsumer<T>(connection: Promise<T>, start: (channel: T) 
   let closeAsked = false;
   const done = connection.then((channel) => {
     inner = start(channel);
-    if (closeAsked) void inner.close();
+    // Its outcome is `done`'s, which the caller has.
+    if (closeAsked) inner.close().catch(() => undefined);
     return inner.done;
   });
   done.catch(() => undefined);
@@ -84,7 +85,7 @@ export function consumerIterator(
       if (!next) {
         finished = true;
         const error = await ended;
-        if (error !== undefined) throw error;
+        if (error !== undefined) throw error instanceof Error ? error : new QkError('INTERNAL', 'The consumer failed.');
         return { done: true, value: undefined };
       }
       current = next;

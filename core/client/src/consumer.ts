@@ -133,8 +133,10 @@ class StreamConsumer implements Consumer {
       { path, ...(settings.transactional ? { transactional: true } : {}) },
       { credit: this.#granted, onItem: (value) => this.#arrived(value as MessageInfo), signal: this.#aborter.signal },
     );
-    if (signal?.aborted) void this.close();
-    else signal?.addEventListener('abort', () => void this.close(), { once: true });
+    // A close asked by the signal ends as `done` does, which the caller has.
+    const closeQuietly = (): void => void this.close().catch(() => undefined);
+    if (signal?.aborted) closeQuietly();
+    else signal?.addEventListener('abort', closeQuietly, { once: true });
     this.done = this.#run();
     // Its owner may look only once the consumer has stopped: an early failure is not an unhandled one.
     this.done.catch(() => undefined);

@@ -161,7 +161,7 @@ export class StreamConsumer implements Consumption {
         // Ended already by the queue manager (it stopped): its receives went back then.
       }
     }
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined) throw asError(failure);
   }
 
   #deliver(claimed: StoredMessage[]): void {
@@ -250,8 +250,13 @@ async function deliverRound(
       transaction?.delivering.delete(joining);
     }
   }
-  if (failure !== undefined && taken.length === 0) throw failure;
+  if (failure !== undefined && taken.length === 0) throw asError(failure);
   return taken.length;
+}
+
+/** What was thrown, as an Error (the engine throws QkErrors; anything else is wrapped). */
+function asError(thrown: unknown): Error {
+  return thrown instanceof Error ? thrown : new QkError('INTERNAL', String(thrown));
 }
 
 /** A promise that may lose a race and reject later, when nobody listens any more: its rejection is expected. */

@@ -3,7 +3,6 @@
  * result; a cancel or a closed connection ends the stream and nothing more is prepared.
  */
 import { describe, expect, test } from 'vitest';
-import type { Envelope } from '@qk/model';
 import { MAX_CREDIT, RpcClient, serveRpc, type RpcCallContext, type RpcHandler } from '@qk/rpc';
 import { FakeTransport, flush } from './fake-transport.js';
 
@@ -34,7 +33,7 @@ function counter(total: number) {
       } catch (error) {
         return { ok: false, error: { code: (error as { code: 'OPERATION_CANCELLED' }).code, message: String(error) } };
       }
-      return { ok: true, value: { sent } } as Envelope<unknown>;
+      return { ok: true, value: { sent } };
     },
   };
   return { handler, contexts };
@@ -69,7 +68,10 @@ describe('streamed calls', () => {
     await flush();
     const context = contexts[0] as RpcCallContext;
     let ready = false;
-    void context.stream.ready().then(() => (ready = true));
+    context.stream.ready().then(
+      () => (ready = true),
+      () => undefined,
+    );
     await flush();
     expect(ready).toBe(false);
     await expect(context.stream.prepare({})).rejects.toMatchObject({ code: 'INTERNAL' });

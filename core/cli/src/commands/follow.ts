@@ -38,7 +38,8 @@ export async function followQueue(ctx: CommandContext, path: string): Promise<vo
       await ctx.io.drain?.();
     },
   );
-  const stop = ctx.io.onInterrupt?.(() => void consumer.close());
+  // How the consumer ended is `done`'s, awaited below.
+  const stop = ctx.io.onInterrupt?.(() => void consumer.close().catch(() => undefined));
   try {
     await consumer.done;
   } finally {
