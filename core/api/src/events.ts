@@ -18,6 +18,7 @@ export const messageRemovalReasons = [
   'conversationEnded',
   'retained',
   'rejected',
+  'forwarded',
 ] as const;
 
 const counts = {

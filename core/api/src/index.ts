@@ -5,3 +5,4 @@ export * from './envelope.js';
 export * from './wire.js';
 export * from './network-operations.js';
 export * from './stream-operations.js';
+export * from './peer-link.js';

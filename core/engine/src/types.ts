@@ -10,6 +10,7 @@ import type {
   SettingInfo,
 } from '@qk/model';
 import type { NetworkConfigApi } from './network/config-types.js';
+import type { NetworkPort } from './network/port-types.js';
 import type { TrafficSeries } from './traffic.js';
 import type { LookupAction } from '@qk/model';
 
@@ -247,7 +248,9 @@ export type RemovalReason =
   | 'queueDeleted'
   | 'conversationEnded'
   | 'retained'
-  | 'rejected';
+  | 'rejected'
+  /** Left an outgoing queue: the next hop stored it (docs/network.md). */
+  | 'forwarded';
 
 /** Events in the shape of core/api's event table (structurally identical; the service forwards them). */
 export type EngineEvent =
@@ -278,6 +281,8 @@ export interface QueueManagerApi {
   readonly id: string;
   /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfigApi;
+  /** Inbound and outbound delivery between computers (docs/network.md). */
+  readonly networkPort: NetworkPort;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;
