@@ -3,5 +3,5 @@ export * from './frames.js';
 export * from './transport.js';
 export * from './logger.js';
 export * from './limits.js';
-export { serveRpc, type RpcCallContext, type RpcHandler, type RpcStream } from './server.js';
+export { serveRpc, type RpcCallContext, type RpcHandler } from './server.js';
 export { RpcClient, type RpcStreamCall } from './client.js';
