@@ -4,6 +4,7 @@ import type {
   ExportedMessage,
   Logger,
   MessageInfo,
+  QkEvent,
   QueueInfo,
   SendProperties,
   ServiceStatus,
@@ -193,36 +194,8 @@ export interface MessageLocation {
   message: MessageInfo;
 }
 
-export type RemovalReason =
-  | 'received'
-  | 'purged'
-  | 'deleted'
-  | 'expired'
-  | 'moved'
-  | 'queueDeleted'
-  | 'conversationEnded'
-  | 'retained'
-  | 'rejected';
-
-/** Events in the shape of core/api's event table (structurally identical; the service forwards them). */
-export type EngineEvent =
-  | { type: 'queueCreated'; path: string }
-  | { type: 'queueDeleted'; path: string }
-  | {
-      type: 'queueChanged';
-      path: string;
-      messageCount: number;
-      bytes: number;
-      journalMessageCount: number;
-      journalBytes: number;
-    }
-  | { type: 'queuePurged'; path: string; purged: number }
-  | { type: 'messageArrived'; path: string; lookupId: number; id: string; classCode: number }
-  | { type: 'messageRemoved'; path: string; lookupId: number; reason: RemovalReason }
-  | { type: 'settingChanged'; name: string; value: number | null; pending: number | null }
-  | { type: 'serviceRestarted' };
-
-export type EngineListener = (event: EngineEvent) => void;
+/** Told every event the queue manager emits (core/model's QkEvent, the shape core/api checks). */
+export type EngineListener = (event: QkEvent) => void;
 
 /** Re-exported so hosts need only the engine's types. */
 export type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };
