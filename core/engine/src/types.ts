@@ -1,5 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type {
+  BrowseSortColumn,
   ErrorCode,
   ExportedMessage,
   Logger,
@@ -141,13 +142,11 @@ export interface PeekInput {
   signal?: AbortSignal | undefined;
 }
 
-export type BrowseColumn = 'queue' | 'lookupId' | 'priority' | 'class' | 'label' | 'size' | 'sentTime' | 'arrivedTime';
-
 export interface BrowseInput {
   path: string;
   offset?: number | undefined;
   limit?: number | undefined;
-  sort?: { column: BrowseColumn; descending?: boolean | undefined } | undefined;
+  sort?: { column: BrowseSortColumn; descending?: boolean | undefined } | undefined;
   filter?:
     | {
         label?: string | undefined;
