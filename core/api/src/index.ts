@@ -4,3 +4,4 @@ export * from './events.js';
 export * from './envelope.js';
 export * from './wire.js';
 export * from './network-operations.js';
+export * from './bridge.js';
