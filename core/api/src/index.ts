@@ -5,3 +5,4 @@ export * from './envelope.js';
 export * from './wire.js';
 export * from './network-operations.js';
 export * from './bridge.js';
+export * from './console-policy.js';
