@@ -1,10 +1,11 @@
 /**
- * The console's daily tools through `qk` (issue 12): search finds messages in every queue by any browse filter, the
+ * The console's daily tools through `qk` (issue 12): copy keeps the original and sends a new message
+ * through the target's arrival rules, leaving nothing when refused; search finds messages in every queue by any browse filter, the
  * correlation ID, application-specific value and source computer included; `service restart --dry-run`
  * states what a restart would lose (R-V1: express messages are kept in memory only) and restarts nothing.
  */
 import { describe, expect, test } from 'vitest';
-import { ok } from '../helpers/qk-expect.js';
+import { failsWith, ok } from '../helpers/qk-expect.js';
 import { SYSTEM } from '../helpers/qk-ops.js';
 import type { QkMessage } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
@@ -23,6 +24,52 @@ interface Impact {
   duplicateCacheEntries: number;
   pendingSettings: string[];
 }
+
+describe.concurrent('copy', () => {
+  test('qk message copy keeps the original and sends a new message with the same properties and body', async () => {
+    const { q, svc } = file;
+    const [from, to] = await Promise.all([q.newQueue('copy-from'), q.newQueue('copy-to')]);
+    const id = await q.send(
+      from,
+      '--label',
+      'invoice 7',
+      '--body',
+      'total: 12',
+      '--priority',
+      '5',
+      '--app-specific',
+      '7',
+    );
+    const [original] = await q.messages(from);
+    const copy = ok(
+      await svc.qk<{ copied: number; ids: string[] }>('message', 'copy', from, String(original?.lookupId), to),
+    );
+    expect(copy.copied).toBe(1);
+    expect(copy.ids[0]).not.toBe(id);
+    expect((await q.messages(from)).map((m) => m.id)).toEqual([id]);
+    const [copied] = await q.messages(to);
+    expect(copied).toMatchObject({ id: copy.ids[0], label: 'invoice 7', priority: 5, appSpecific: 7, classCode: 0 });
+    expect(ok(await svc.qk<QkMessage>('message', 'show', to, String(copied?.lookupId))).body).toBe('total: 12');
+  });
+
+  test('R-M1 a copy into a transactional queue is sent in a transaction; R-Q2 a full queue refuses it and keeps nothing, no dead letter', async () => {
+    const { q, svc } = file;
+    const [from, xact, small] = await Promise.all([
+      q.newQueue('copy-src'),
+      q.newQueue('copy-xact', '--transactional'),
+      q.newQueue('copy-small', '--quota', '1'),
+    ]);
+    await q.send(from, '--body', 'x'.repeat(2_000), '--journal', 'deadletter');
+    const [m] = await q.messages(from);
+    ok(await svc.qk('message', 'copy', from, String(m?.lookupId), xact));
+    expect((await q.messages(xact))[0]?.transactional).toBe(true);
+    const deadBefore = (await q.messages(SYSTEM.deadLetter)).length;
+    failsWith(await svc.qk('message', 'copy', from, String(m?.lookupId), small), 'QUOTA_EXCEEDED');
+    expect(await q.messages(small)).toEqual([]);
+    expect(await q.messages(SYSTEM.deadLetter)).toHaveLength(deadBefore);
+    expect(await q.messages(from)).toHaveLength(1);
+  });
+});
 
 describe.concurrent('search across every queue', () => {
   test('qk search finds messages in every queue by label, correlation ID, app-specific value and source computer', async () => {

@@ -144,7 +144,13 @@ async function runLane(
         // can reach the engine and change them (valid and boundary input to a writing operation, any settingsSet).
         const full = (c.mode !== 'hostile' && c.mode !== 'raw' && !READ_ONLY.has(c.op)) || c.op === 'settingsSet';
         const before = await target.before(full);
-        const input = c.mode === 'raw' ? c.body : target.substitute(c.input, (k) => random.int(0, k - 1));
+        const input =
+          c.mode === 'raw'
+            ? c.body
+            : FuzzTarget.withoutShortTimers(
+                c.op,
+                target.substitute(c.input, (k) => random.int(0, k - 1)),
+              );
         const body = c.mode === 'raw' ? c.body : (JSON.stringify(input) ?? '');
         const path = `/api/v1/${encodeURIComponent(c.op.toWellFormed())}`;
         const headers = c.mode === 'raw' ? c.headers : {};

@@ -82,6 +82,14 @@ function asProcess(argv: string[]): Promise<Ran> {
   });
 }
 
+/** `settings set LongLiveTime N` with N under a day would make messages expire mid-run (see FuzzTarget). */
+function withoutShortTimers(argv: string[]): string[] {
+  const at = argv.findIndex((a, i) => a === 'set' && argv[i - 1] === 'settings');
+  const value = Number(argv[at + 2]);
+  if (at < 0 || argv[at + 1]?.toLowerCase() !== 'longlivetime' || !(value >= 0 && value < 86_400)) return argv;
+  return argv.map((a, i) => (i === at + 2 ? '86400' : a));
+}
+
 /** What is wrong with one run's output, if anything. */
 function outputProblem(c: CliCase, ran: Ran): { kind: 'bad-exit' | 'malformed' | 'internal'; detail: string } | null {
   if (ran.code === 'hang') return null;
@@ -131,7 +139,7 @@ test('fuzz drill: generated command lines for every qk command — CLI.md exit c
       perCommand[c.command] = (perCommand[c.command] ?? 0) + 1;
       try {
         // --service cases must reach this run's service: its URL changes if it had to be restarted.
-        const argv = c.argv.map((a) => (a === reach.url ? target.service.url : a));
+        const argv = withoutShortTimers(c.argv.map((a) => (a === reach.url ? target.service.url : a)));
         const before = await target.before(c.writes && c.mode === 'valid');
         const real = n % REAL_PROCESS_EVERY === 0;
         const ran = real ? await asProcess(argv) : await inProcess(argv);

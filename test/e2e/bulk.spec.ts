@@ -1,5 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { action, expandPath, expect, messageGrid, saveScreenshot, test, treeItem } from './support/fixtures.js';
+import {
+  action,
+  expandPath,
+  expect,
+  messageGrid,
+  readMessageFile,
+  saveScreenshot,
+  test,
+  treeItem,
+} from './support/fixtures.js';
 
 test('moves, exports, imports and deletes selected messages', async ({ consolePage: page, service }) => {
   await service.call('queueCreate', { path: '.\\private$\\orders' });
@@ -21,11 +30,9 @@ test('moves, exports, imports and deletes selected messages', async ({ consolePa
   const download = page.waitForEvent('download');
   await action(page, 'export').click();
   const file = await (await download).path();
-  const exported = JSON.parse(readFileSync(file, 'utf8')) as {
-    format: string;
-    messages: Array<{ label: string; bodyBase64: string }>;
-  };
-  expect(exported.format).toBe('queuekeeper.messages');
+  const exported = readMessageFile(readFileSync(file, 'utf8'));
+  // The file `qk import` reads too (docs/message-file-format.md).
+  expect(exported.header).toMatchObject({ format: 'queuekeeper.messages', version: 2, path: '.\\private$\\orders' });
   expect(exported.messages.map((m) => m.label).sort()).toEqual(['order-1', 'order-3']);
   expect(exported.messages.find((m) => m.label === 'order-1')?.bodyBase64).toBe(
     Buffer.from([0, 1, 2, 251]).toString('base64'),
@@ -49,7 +56,9 @@ test('moves, exports, imports and deletes selected messages', async ({ consolePa
   await importDialog.getByLabel('Export file').setInputFiles(file);
   await expect(importDialog.getByLabel(/Send as new messages/)).toBeChecked();
   await importDialog.getByRole('button', { name: 'Import' }).click();
-  await expect(page.locator('.status-bar .job').last()).toContainText('Imported 2 messages');
+  await expect(page.locator('.status-bar .job').last()).toContainText(
+    'Imported 2 of 2 messages into .\\private$\\orders as new messages.',
+  );
   await expect(page.locator('.result-facts')).toContainText('4 messages');
   const orders = await service.call('browse', { path: '.\\private$\\orders', includeBody: true });
   expect(orders.messages.find((m) => m.label === 'order-3')?.bodyBase64).toBe(

@@ -4,12 +4,43 @@
  * owners and the console can add operations side by side.
  */
 import { z } from 'zod';
-import { Bounds, boundedString, browseFilterSchema, messageInfoSchema, queuePathSchema } from './schemas.js';
+import {
+  Bounds,
+  boundedString,
+  browseFilterSchema,
+  errorCodeSchema,
+  messageIdSchema,
+  messageInfoSchema,
+  queuePathSchema,
+} from './schemas.js';
 
 /** At most this many messages in one search reply. */
 const SEARCH_LIMIT = 1_000;
 
 export const consoleOperations = {
+  messagesCopy: {
+    input: z.object({
+      path: queuePathSchema,
+      lookupIds: z.array(z.number().int().min(1)).min(1).max(Bounds.BATCH),
+      target: queuePathSchema,
+    }),
+    output: z.object({
+      copied: z.number().int(),
+      ids: z.array(messageIdSchema).max(Bounds.BATCH),
+      failed: z
+        .array(
+          z.object({
+            lookupId: z.number().int(),
+            code: errorCodeSchema,
+            message: boundedString(Bounds.ERROR_MESSAGE),
+          }),
+        )
+        .max(Bounds.BATCH),
+    }),
+    admin: true,
+    summary:
+      'Copies messages to another queue and keeps the originals: each copy is a new message (new ID, class NORMAL, timers from now) with every property and the body; a target that refuses a copy keeps nothing of it (no NACK, no dead letter).',
+  },
   messagesSearch: {
     input: z.object({ filter: browseFilterSchema, limit: z.number().int().min(1).max(SEARCH_LIMIT).optional() }),
     output: z.object({

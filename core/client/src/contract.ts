@@ -69,6 +69,7 @@ export const OPERATION_NAMES = [
   'outgoingResume',
   'serviceDisconnect',
   'serviceConnect',
+  'messagesCopy',
   'messagesSearch',
   'serviceRestartImpact',
 ] as const satisfies readonly OperationName[];

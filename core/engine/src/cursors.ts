@@ -11,9 +11,9 @@ import { toMessageInfo } from './message-view.js';
 import type { CursorPeekInput, CursorReceiveInput } from './types.js';
 
 /** Open cursors the queue manager keeps at most; one more is INSUFFICIENT_RESOURCES. */
-export const MAX_CURSORS = 10_000;
+const MAX_CURSORS = 10_000;
 /** A cursor nobody used for this long is closed (its owner went away without closing it). */
-export const CURSOR_IDLE_MS = 5 * 60_000;
+const CURSOR_IDLE_MS = 5 * 60_000;
 
 /** Where a message stands in queue order. */
 interface Position {
@@ -21,7 +21,7 @@ interface Position {
   lookupId: number;
 }
 
-export interface Cursor {
+interface Cursor {
   readonly id: string;
   readonly queueId: number;
   /** null before the first message: a new cursor (R-C2). */
@@ -32,7 +32,7 @@ export interface Cursor {
 }
 
 /** The open cursors of the queue manager. */
-export class CursorTable {
+class CursorTable {
   private readonly cursors = new Map<string, Cursor>();
 
   open(queueId: number, nowMs: number): Cursor {
@@ -101,7 +101,7 @@ function currentOf(ctx: EngineContext, cursor: Cursor, queue: QueueRecord): Stor
  * Finds what `action` names for the cursor, waiting up to `timeoutMs` for a message to arrive when there is
  * none yet; an arrival is taken wherever its priority placed it (R-C4). IO_TIMEOUT when nothing comes.
  */
-export async function locate(
+async function locate(
   ctx: EngineContext,
   cursor: Cursor,
   queue: QueueRecord,
@@ -131,7 +131,7 @@ export async function locate(
 }
 
 /** Points the cursor at a message it peeked at, or (`consumed`) one it received. */
-export function moveTo(cursor: Cursor, m: StoredMessage, consumed: boolean): void {
+function moveTo(cursor: Cursor, m: StoredMessage, consumed: boolean): void {
   cursor.at = positionOf(m);
   cursor.consumed = consumed;
 }

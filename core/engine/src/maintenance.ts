@@ -3,6 +3,7 @@
  * cleanup (RemoveDuplicateCleanup, R-U3), idle subqueues (R-S1), idle empty outgoing queues (CleanupInterval),
  * the message store's free space (MessageCleanupInterval) and the traffic meter's idle rings.
  */
+import { isQkError } from '@qk/model';
 import type { QueueRecord } from '@qk/store';
 import type { EngineContext } from './engine-context.js';
 import type { DuplicateCache } from './duplicate-cache.js';
@@ -35,6 +36,21 @@ export class Maintenance {
   /** Notes the queues whose messages changed in the last tick. */
   touched(queue: QueueRecord, nowMs: number): void {
     if (queue.kind === 'outgoing') this.outgoingActivity.set(queue.id, nowMs);
+  }
+
+  /** A call opened a subqueue by naming it: once the call is over, it goes again if nothing uses it (R-S1). */
+  subqueueOpened(queue: QueueRecord): void {
+    // setImmediate runs after the call's synchronous part and its reply, before the next request is read; a
+    // receive that waits on the subqueue registers its waiter first, and keeps it.
+    setImmediate(() => {
+      try {
+        this.subqueues.dropIfUnused(this.ctx, queue);
+      } catch (error) {
+        // Closed meanwhile: the subqueue stays in the store and the next start's sweep removes it.
+        if (isQkError(error) && error.code === 'SERVICE_NOT_AVAILABLE') return;
+        this.ctx.log().error({ err: error, queueId: queue.id }, 'an unused subqueue could not be removed');
+      }
+    });
   }
 
   tick(nowMs: number): void {

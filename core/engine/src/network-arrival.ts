@@ -11,7 +11,7 @@ import { arrive, type ArrivalOutcome } from './arrival.js';
 import { failDelivery } from './acknowledgments.js';
 import type { ArrivingMessage } from './types.js';
 
-export function arrivingDraft(message: ArrivingMessage, destination: string, ctx: DraftContext): Draft {
+function arrivingDraft(message: ArrivingMessage, destination: string, ctx: DraftContext): Draft {
   const sourceId = parseGuid(message.sourceMachineId);
   if (!sourceId) throw new QkError('INVALID_PARAMETER', `sourceMachineId '${message.sourceMachineId}' is not a GUID.`);
   const sentMs = message.sentTime === undefined ? ctx.nowMs : Date.parse(message.sentTime);

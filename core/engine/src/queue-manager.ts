@@ -48,6 +48,7 @@ import { createSubqueue } from './subqueues.js';
 import * as admin from './message-admin.js';
 import { recordAborts, rejectMessage } from './poison.js';
 import { resendDeadLetters, type ResendFailure } from './resend.js';
+import { copyMessages, type CopyResult } from './copying.js';
 import { exportPage, importMessages, sendPropertiesOf } from './transfer.js';
 import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
@@ -809,6 +810,10 @@ class QueueManager implements QueueManagerApi {
     return rejectMessage(this.ctx, path, lookupId);
   }
 
+  copyMessages(path: string, lookupIds: number[], target: string): Promise<CopyResult> {
+    return copyMessages(this.ctx, path, lookupIds, target);
+  }
+
   resendDeadLetters(path: string, lookupIds?: number[]): Promise<{ resent: number; failed: ResendFailure[] }> {
     return resendDeadLetters(this.ctx, path, lookupIds);
   }
@@ -849,9 +854,11 @@ class QueueManager implements QueueManagerApi {
 
   /** A queue of this computer (a subqueue opens on first use, R-S1), or the outgoing queue of a remote one. */
   private resolveExisting(path: string): QueueRecord {
-    return resolveExisting(this.core, path, (parent, name) =>
-      this.runner.runNow(() => createSubqueue(this.core, parent, name)),
-    );
+    return resolveExisting(this.core, path, (parent, name) => {
+      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name));
+      this.maintenance.subqueueOpened(subqueue);
+      return subqueue;
+    });
   }
 
   /** A local queue an application may receive or peek from; another computer's is refused (remote-read.ts). */

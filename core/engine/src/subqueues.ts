@@ -100,7 +100,7 @@ export async function moveWithinFamily(
 }
 
 /** How long an empty, unused subqueue stays before it goes: a console looking at it is "an open handle". */
-export const IDLE_SUBQUEUE_MS = 10_000;
+const IDLE_SUBQUEUE_MS = 10_000;
 
 /**
  * R-S1: a subqueue goes once it is empty and nobody waits on it or holds one of its messages — after
@@ -114,9 +114,7 @@ export class IdleSubqueues {
     const { core } = ctx;
     const idle: QueueRecord[] = [];
     for (const q of core.registry.allSubqueues()) {
-      const unused =
-        core.registry.usageOf(q.id).count === 0 && !ctx.waiters.has(q.id) && ctx.claims.countIn(q.id) === 0;
-      if (!unused) {
+      if (!isUnused(ctx, q)) {
         this.emptySince.delete(q.id);
         continue;
       }
@@ -125,15 +123,36 @@ export class IdleSubqueues {
       else if (nowMs - since >= IDLE_SUBQUEUE_MS) idle.push(q);
     }
     for (const id of this.emptySince.keys()) if (!core.registry.get(id)) this.emptySince.delete(id);
-    if (idle.length === 0) return;
-    const paths = idle.map((q) => core.registry.pathOf(q));
+    this.remove(ctx, idle);
+  }
+
+  /**
+   * A subqueue that a call opened by naming it (not by a move) is gone again once that call is over, if it is
+   * still empty and unused: the call's handle was its only one (R-S1). So a read leaves nothing behind, and a
+   * refused call changes nothing.
+   */
+  dropIfUnused(ctx: EngineContext, queue: QueueRecord): void {
+    if (ctx.core.registry.get(queue.id) !== queue || !isUnused(ctx, queue)) return;
+    this.remove(ctx, [queue]);
+  }
+
+  private remove(ctx: EngineContext, queues: QueueRecord[]): void {
+    if (queues.length === 0) return;
+    const { core } = ctx;
+    const paths = queues.map((q) => core.registry.pathOf(q));
     ctx.runner.runNow(() => {
-      for (const q of idle) core.store.queues.remove(q.id);
+      for (const q of queues) core.store.queues.remove(q.id);
     });
-    for (const q of idle) {
+    for (const q of queues) {
       core.registry.remove(q);
       this.emptySince.delete(q.id);
     }
     for (const path of paths) core.emit({ type: 'queueDeleted', path });
   }
+}
+
+function isUnused(ctx: EngineContext, queue: QueueRecord): boolean {
+  return (
+    ctx.core.registry.usageOf(queue.id).count === 0 && !ctx.waiters.has(queue.id) && ctx.claims.countIn(queue.id) === 0
+  );
 }

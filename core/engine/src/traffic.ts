@@ -5,7 +5,7 @@
  */
 
 /** How far back the traffic of a queue can be asked for. */
-export const TRAFFIC_WINDOW_SECONDS = 300;
+const TRAFFIC_WINDOW_SECONDS = 300;
 
 /** The ring of the whole computer (queue IDs start at 1). */
 const COMPUTER = 0;

@@ -23,7 +23,7 @@ import { place } from './placement.js';
 import { copyHasRoom, machineHasRoom } from './quotas.js';
 
 /** At most this many messages per export page. */
-export const EXPORT_PAGE_MAX = 1_000;
+const EXPORT_PAGE_MAX = 1_000;
 /** A page stops once its bodies pass this many bytes (the first message always goes, whatever its size). */
 const EXPORT_PAGE_BYTES = 8 * 1024 * 1024;
 

@@ -234,6 +234,12 @@ export interface QueueManagerApi {
   getMessage(path: string, lookupId: number): MessageInfo;
   deleteMessage(path: string, lookupId: number): void;
   deleteMessages(path: string, lookupIds: number[]): number;
+  /** Copies messages to another queue as new messages; the originals stay (core/engine/src/copying.ts). */
+  copyMessages(
+    path: string,
+    lookupIds: number[],
+    target: string,
+  ): Promise<{ copied: number; ids: string[]; failed: { lookupId: number; code: ErrorCode; message: string }[] }>;
   moveMessages(
     path: string,
     lookupIds: number[],

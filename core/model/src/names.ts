@@ -116,7 +116,7 @@ export function computerNameProblem(name: string): string | null {
 }
 
 /** Throws unless `name` is a legal subqueue name (§3.2): 1–32 characters, the queue-name character set. */
-export function validateSubqueueName(name: string, error: (why: string) => QkError): void {
+function validateSubqueueName(name: string, error: (why: string) => QkError): void {
   if (name.length === 0) throw error('the subqueue name after ";" is empty');
   if (name.length > Limits.MAX_SUBQUEUE_NAME_LENGTH)
     throw error(

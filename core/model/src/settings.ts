@@ -32,7 +32,7 @@ export const settingNames = [
 ] as const;
 export type SettingName = (typeof settingNames)[number];
 /** Settings that may be absent (no value): MSMQ then applies a rule of its own. */
-export const nullableSettingNames = ['XactDelayReceiveNack'] as const;
+const nullableSettingNames = ['XactDelayReceiveNack'] as const;
 export type NullableSettingName = (typeof nullableSettingNames)[number];
 /** Settings that always have a number. */
 export type NumericSettingName = Exclude<SettingName, NullableSettingName>;

@@ -53,7 +53,7 @@ export function messagesTableSql(schema: 'main' | 'mem'): string {
  * The columns migration 3 adds to a messages table. The in-memory table of express messages is created with
  * migration 1's shape and then given these, so both tables always have the same columns in the same order.
  */
-export function messagesTableV3Sql(schema: 'main' | 'mem'): string {
+function messagesTableV3Sql(schema: 'main' | 'mem'): string {
   return `
     ALTER TABLE ${schema}.messages ADD COLUMN body_size INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE ${schema}.messages ADD COLUMN timer_base_ms INTEGER NOT NULL DEFAULT 0;

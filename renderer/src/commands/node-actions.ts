@@ -5,6 +5,7 @@ import { samePath } from '../store/shared.js';
 import type { AppState } from '../store/types.js';
 import { classifyQueue, nodeCaption, queueShortName, type NodeRef } from '../tree/tree-model.js';
 import { attempt, type ActionItem } from './action-item.js';
+import { downloadText } from './download.js';
 import { confirmDeleteQueue, confirmPurge, confirmResend, confirmRestart } from './confirmations.js';
 
 function queueOf(state: AppState, computer: string, path: string | null): QueueInfo | undefined {
@@ -26,6 +27,33 @@ export function refreshAction(store: AppStore): ActionItem {
     shortcut: 'F5',
     run: () => attempt(store, 'Refresh', () => store.getState().refreshAll()),
   };
+}
+
+/** Export every message of a queue, a journal or a system queue to a message file. */
+function exportAll(store: AppStore, computer: string, path: string): ActionItem {
+  return {
+    id: 'exportAll',
+    label: 'Export all messages…',
+    run: () =>
+      attempt(store, `Export ${path}`, async () => {
+        const file = await store.getState().exportMessages(computer, path, 'all');
+        if (file) downloadText(file.fileName, file.text, 'application/x-ndjson');
+      }),
+  };
+}
+
+/** Paste (Ctrl+V): copies of the clipboard's messages into this queue; only when something was copied here. */
+function paste(store: AppStore, state: AppState, computer: string, path: string): ActionItem[] {
+  const clipboard = state.clipboard;
+  if (!clipboard || clipboard.computer !== computer || samePath(clipboard.path, path)) return [];
+  return [
+    {
+      id: 'paste',
+      label: `Paste ${clipboard.caption}`,
+      shortcut: 'Ctrl+V',
+      run: () => attempt(store, 'Paste messages', () => store.getState().pasteInto(computer, path)),
+    },
+  ];
 }
 
 /** The actions of a tree node. */
@@ -81,6 +109,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
           ? [{ id: 'resendAll', label: 'Resend all to destination…', run: () => confirmResend(store, count) }]
           : []),
         { id: 'import', label: 'Import messages…', run: () => s().openDialog({ kind: 'import', computer, path }) },
+        exportAll(store, computer, path),
         {
           id: 'queueProperties',
           label: 'Properties',
@@ -123,12 +152,16 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
             ),
         });
       }
-      if (ref.kind !== 'journalMessages')
+      if (ref.kind !== 'journalMessages') {
+        items.push(...paste(store, state, computer, path));
         items.push({
           id: 'import',
           label: 'Import messages…',
           run: () => s().openDialog({ kind: 'import', computer, path }),
         });
+      }
+      if (ref.kind !== 'queue')
+        items.push(exportAll(store, computer, ref.kind === 'journalMessages' ? `${path}\\JOURNAL$` : path));
       items.push({
         id: 'queueProperties',
         label: 'Properties',

@@ -109,12 +109,18 @@ export function messageSelectionActions(store: AppStore, state: AppState): Actio
   if (isDeadLetterPath(target.path))
     items.push({ id: 'resend', label: 'Resend to destination…', run: () => confirmResend(store, count) });
   items.push({
+    id: 'copyMessages',
+    label: 'Copy',
+    shortcut: 'Ctrl+C',
+    run: () => attempt(store, 'Copy messages', () => s().copyToClipboard()),
+  });
+  items.push({
     id: 'export',
     label: count === 1 ? 'Export message…' : 'Export…',
     run: () =>
       attempt(store, 'Export messages', async () => {
-        const file = await s().exportSelected();
-        if (file) downloadText(file.fileName, file.json);
+        const file = await s().exportMessages(target.computer, target.path, 'selection');
+        if (file) downloadText(file.fileName, file.text, 'application/x-ndjson');
       }),
   });
   return items;

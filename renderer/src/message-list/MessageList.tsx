@@ -3,9 +3,10 @@
  * margin) exist in the DOM and in memory; sort and filter are evaluated by the service.
  */
 import { getCoreRowModel, useReactTable } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useRef, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type DragEvent, type MouseEvent } from 'react';
 import type { MessageInfo } from '@qk/model';
 import { buildActions, openSelectedProperties } from '../commands/actions.js';
+import { startMessageDrag } from '../messages/message-drag.js';
 import { useContextMenu } from '../shell/ContextMenu.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { isFilterActive } from './list-query.js';
@@ -105,6 +106,21 @@ export function MessageList({ caption }: { caption: string }) {
     [store],
   );
   const onRowDoubleClick = useCallback(() => openSelectedProperties(store), [store]);
+  const onRowDragStart = useCallback(
+    (event: DragEvent, index: number) => {
+      const s = store.getState();
+      const row = s.messageAt(index);
+      if (!s.target || !row) return;
+      // Dragging an unselected row drags that row alone, as in Explorer.
+      if (!s.selection[row.lookupId] && !s.allSelected) s.selectIndex(index, 'replace');
+      startMessageDrag(event, {
+        computer: s.target.computer,
+        path: s.target.path,
+        count: store.getState().selectedCount(),
+      });
+    },
+    [store],
+  );
 
   return (
     <div className="list-wrap">
@@ -147,6 +163,7 @@ export function MessageList({ caption }: { caption: string }) {
                   sizes={columnSizes}
                   onMouseDown={onRowMouseDown}
                   onDoubleClick={onRowDoubleClick}
+                  onDragStart={onRowDragStart}
                 />
               );
             })}

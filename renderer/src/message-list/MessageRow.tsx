@@ -1,6 +1,6 @@
 /** One row of the message grid; memoized so scrolling re-renders only the rows that enter the window. */
 import { flexRender, type Column } from '@tanstack/react-table';
-import { memo, type MouseEvent } from 'react';
+import { memo, type DragEvent, type MouseEvent } from 'react';
 import type { MessageInfo } from '@qk/model';
 import { columnMeta } from './message-columns.js';
 
@@ -19,6 +19,7 @@ interface RowProps {
   sizes: Record<string, number>;
   onMouseDown: (event: MouseEvent, index: number) => void;
   onDoubleClick: () => void;
+  onDragStart: (event: DragEvent, index: number) => void;
 }
 
 /** A message row, or a "Loading…" placeholder while its page is on its way. */
@@ -31,6 +32,7 @@ export const MessageRow = memo(function MessageRow({
   columns,
   onMouseDown,
   onDoubleClick,
+  onDragStart,
 }: RowProps) {
   return (
     <div
@@ -42,6 +44,8 @@ export const MessageRow = memo(function MessageRow({
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
       onMouseDown={(e) => onMouseDown(e, index)}
       onDoubleClick={onDoubleClick}
+      draggable={message !== undefined}
+      onDragStart={(e) => onDragStart(e, index)}
     >
       {message ? (
         columns.map((column) => <Cell key={column.id} column={column} message={message} index={index} />)

@@ -4,7 +4,7 @@
  * Enter opens properties, Del deletes, Shift+F10 or the Menu key opens the selection's menu.
  */
 import type { KeyboardEvent } from 'react';
-import { confirmDeleteSelected, openSelectedProperties } from '../commands/actions.js';
+import { attempt, confirmDeleteSelected, openSelectedProperties } from '../commands/actions.js';
 import { useStoreApi } from '../store/use-app-store.js';
 
 /** What the keys need from the grid. */
@@ -61,6 +61,11 @@ export function useListKeys({ count, pageRows, scrollToIndex, openMenuAtFocus }:
       case 'A':
         if (!ctrl) return;
         s.selectAll();
+        break;
+      case 'c':
+      case 'C':
+        if (!ctrl) return;
+        attempt(store, 'Copy messages', () => s.copyToClipboard());
         break;
       case 'Enter':
         if (event.altKey) return; // Alt+Enter is the window's Properties shortcut.

@@ -4,7 +4,7 @@
  * from now); keeping them as they were is a choice, with what that means said beside it.
  */
 import { useState } from 'react';
-import type { MessageInfo } from '@qk/model';
+import type { ExportedMessage } from '@qk/model';
 import { attempt } from '../commands/action-item.js';
 import { DialogShell, Field } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
@@ -12,13 +12,13 @@ import { formatBytes, formatCount, formatTime } from '../format/format.js';
 import { useStoreApi } from '../store/use-app-store.js';
 import { queueShortName } from '../tree/tree-model.js';
 import { previewImport, type ImportPreview } from './import-preview.js';
-import { readImport } from './message-transfer.js';
+import { readMessageFile } from './message-file.js';
 
 /** The Import dialog. */
 export function ImportDialog({ computer, path }: { computer: string; path: string }) {
   const store = useStoreApi();
-  const [file, setFile] = useState<{ name: string; messages: MessageInfo[]; preview: ImportPreview } | null>(null);
-  const [mode, setMode] = useState<'new' | 'keep'>('new');
+  const [file, setFile] = useState<{ name: string; messages: ExportedMessage[]; preview: ImportPreview } | null>(null);
+  const [mode, setMode] = useState<'asNew' | 'asIs'>('asNew');
   const [error, setError] = useState<string | null>(null);
   const preview = file?.preview;
   return (
@@ -40,7 +40,7 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
         <span>File</span>
         <input
           type="file"
-          accept=".json,application/json"
+          accept=".jsonl,.json,application/x-ndjson,application/json"
           aria-label="Export file"
           onChange={(e) => {
             const chosen = e.target.files?.[0];
@@ -48,8 +48,8 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
             chosen.text().then(
               (text) => {
                 try {
-                  const { messages, source } = readImport(text);
-                  setFile({ name: chosen.name, messages, preview: previewImport(messages, source, Date.now()) });
+                  const { messages, header } = readMessageFile(text);
+                  setFile({ name: chosen.name, messages, preview: previewImport(messages, header, Date.now()) });
                   setError(null);
                 } catch (err) {
                   setFile(null);
@@ -79,15 +79,15 @@ export function ImportDialog({ computer, path }: { computer: string; path: strin
       <fieldset className="plain-fieldset">
         <legend>How they arrive</legend>
         <label className="check-row">
-          <input type="radio" name="import-mode" checked={mode === 'new'} onChange={() => setMode('new')} />
+          <input type="radio" name="import-mode" checked={mode === 'asNew'} onChange={() => setMode('asNew')} />
           Send as new messages (class NORMAL, sent now, timers counted from now)
         </label>
         <label className="check-row">
-          <input type="radio" name="import-mode" checked={mode === 'keep'} onChange={() => setMode('keep')} />
-          Keep IDs, classes, source computer and sent times (arrive as the original messages)
+          <input type="radio" name="import-mode" checked={mode === 'asIs'} onChange={() => setMode('asIs')} />
+          Keep them as they were (IDs, classes, source computer, times and counts)
         </label>
       </fieldset>
-      {mode === 'keep' && preview && (preview.expiredIfKept > 0 || preview.nackClasses > 0) && (
+      {mode === 'asIs' && preview && (preview.expiredIfKept > 0 || preview.nackClasses > 0) && (
         <p className="warning-text" role="note">
           {preview.expiredIfKept > 0 &&
             `${formatCount(preview.expiredIfKept)} of them ran out of time to be received since they were sent: kept as they were, they expire on arrival. `}

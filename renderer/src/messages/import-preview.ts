@@ -3,20 +3,14 @@
  * from which queue of which computer, of which classes, and what keeping their original identity would
  * mean — timers that already ran out expire on arrival, and NACK classes would land as acknowledgments.
  */
-import { isNackClass, messageClassName, type MessageInfo } from '@qk/model';
-
-/** The export's own description of where its messages came from (absent in a bare list). */
-export interface ImportSource {
-  computer: string;
-  path: string;
-  exportedTime: string;
-}
+import { isNackClass, messageClassName, type ExportedMessage } from '@qk/model';
+import type { MessageFileHeader } from './message-file.js';
 
 /** The preview of a file. */
 export interface ImportPreview {
   count: number;
   bytes: number;
-  source: ImportSource | null;
+  source: MessageFileHeader | null;
   /** Messages per class, most first. */
   classes: Array<{ name: string; code: number; count: number }>;
   /** Kept as they were, these expire on arrival: their time-to-be-received ran out since they were sent. */
@@ -27,8 +21,8 @@ export interface ImportPreview {
 
 /** Summarizes messages read from a file, at time `now`. */
 export function previewImport(
-  messages: readonly MessageInfo[],
-  source: ImportSource | null,
+  messages: readonly ExportedMessage[],
+  source: MessageFileHeader | null,
   now: number,
 ): ImportPreview {
   const classes = new Map<number, number>();
@@ -37,8 +31,12 @@ export function previewImport(
   let nackClasses = 0;
   for (const m of messages) {
     classes.set(m.classCode, (classes.get(m.classCode) ?? 0) + 1);
-    bytes += m.bodySize;
-    if (m.timeToBeReceived !== null && Date.parse(m.sentTime) + m.timeToBeReceived * 1000 <= now) expiredIfKept += 1;
+    bytes +=
+      Math.floor((m.bodyBase64.length * 3) / 4) -
+      (m.bodyBase64.endsWith('==') ? 2 : m.bodyBase64.endsWith('=') ? 1 : 0);
+    // Timers count from their base (the send, or the arrival from another computer), not the arrival here.
+    if (m.timeToBeReceived !== null && Date.parse(m.timerBaseTime) + m.timeToBeReceived * 1000 <= now)
+      expiredIfKept += 1;
     if (isNackClass(m.classCode)) nackClasses += 1;
   }
   return {

@@ -1,23 +1,11 @@
-/** Bulk actions over the selected messages, each run as a cancellable job in chunks. */
-import type { MessageInfo } from '@qk/model';
+/** Bulk actions on the selected messages (delete, resend dead letters) and single-message reads and sends. */
 import { describeError } from '../client/console-client.js';
 import { formatCount } from '../format/format.js';
-import { exportFileName, exportJson, toSendProperties } from './message-transfer.js';
 import type { SliceCreator } from '../store/shared.js';
 import type { MessageActions } from '../store/types.js';
+import { CHUNK, chunks, codeCounts, plural } from './job-helpers.js';
 
-/** Lookup IDs per service call; the contract allows 10,000, smaller chunks make Cancel responsive. */
-const CHUNK = 500;
-const EXPORT_CONCURRENCY = 8;
 const BROWSE_PAGE = 1_000;
-
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
 
 export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ctx) => ({
   async deleteSelected() {
@@ -42,30 +30,10 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     return job;
   },
 
-  async moveSelected(destination) {
-    const target = get().target;
-    if (!target) return null;
-    const client = ctx.clientFor(target.computer);
-    const job = await get().runJob(`Move messages to ${destination}`, async (job) => {
-      const ids = await get().resolveSelection(job.signal);
-      job.setTotal(ids.length);
-      let moved = 0;
-      let done = 0;
-      for (const chunk of chunks(ids, CHUNK)) {
-        if (job.signal.aborted) break;
-        const result = await client.messagesMove({ path: target.path, lookupIds: chunk, target: destination });
-        moved += result.moved;
-        for (const failure of result.failed) job.fail(`Lookup ID ${failure.lookupId}`, failure.code, failure.message);
-        done += chunk.length;
-        job.progress(done);
-      }
-      return `Moved ${plural(moved, 'message')} to ${destination}.`;
-    });
-    get().clearSelection();
-    get().invalidateList();
-    return job;
-  },
-
+  /**
+   * Resends dead letters with the service's `resend` (class NORMAL, timers from now), destination by
+   * destination, so the result says for each destination what was sent and what failed.
+   */
   async resendDeadLetters() {
     const target = get().target;
     if (!target) return null;
@@ -84,8 +52,7 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
         }
         if (page.messages.length < BROWSE_PAGE || offset + BROWSE_PAGE >= page.total) break;
       }
-      const total = [...byDestination.values()].reduce((n, ids) => n + ids.length, 0);
-      job.setTotal(total);
+      job.setTotal([...byDestination.values()].reduce((n, ids) => n + ids.length, 0));
       const outcomes: DestinationOutcome[] = [];
       let done = 0;
       for (const [destination, ids] of byDestination) {
@@ -93,20 +60,18 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
         outcomes.push(outcome);
         for (const chunk of chunks(ids, CHUNK)) {
           if (job.signal.aborted) break;
+          const fail = (lookupId: number, code: string, message: string) => {
+            outcome.failed += 1;
+            outcome.codes.set(code, (outcome.codes.get(code) ?? 0) + 1);
+            job.fail(`Lookup ID ${lookupId} → ${destination}`, code, message);
+          };
           try {
-            const result = await client.messagesMove({ path: target.path, lookupIds: chunk, target: destination });
-            outcome.sent += result.moved;
-            for (const failure of result.failed) {
-              outcome.failed += 1;
-              outcome.codes.set(failure.code, (outcome.codes.get(failure.code) ?? 0) + 1);
-              job.fail(`Lookup ID ${failure.lookupId} → ${destination}`, failure.code, failure.message);
-            }
+            const result = await client.resend({ path: target.path, lookupIds: chunk });
+            outcome.sent += result.resent;
+            for (const f of result.failed) fail(f.lookupId, f.error.code, f.error.message);
           } catch (error) {
-            // A destination that does not exist fails its whole group; the others still go.
             const { code, message } = describeError(error);
-            outcome.failed += chunk.length;
-            outcome.codes.set(code, (outcome.codes.get(code) ?? 0) + chunk.length);
-            for (const id of chunk) job.fail(`Lookup ID ${id} → ${destination}`, code, message);
+            for (const id of chunk) fail(id, code, message);
           }
           done += chunk.length;
           job.progress(done);
@@ -117,96 +82,6 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     get().clearSelection();
     get().invalidateList();
     return job;
-  },
-
-  async exportSelected() {
-    const target = get().target;
-    if (!target) return null;
-    const client = ctx.clientFor(target.computer);
-    const computer = get().computers.find((c) => c.key === target.computer)?.name ?? target.computer;
-    let messages: MessageInfo[] = [];
-    const job = await get().runJob('Export messages', async (job) => {
-      const ids = await get().resolveSelection(job.signal);
-      job.setTotal(ids.length);
-      const out = new Array<MessageInfo>(ids.length);
-      let next = 0;
-      let done = 0;
-      const worker = async () => {
-        while (next < ids.length && !job.signal.aborted) {
-          const index = next++;
-          out[index] = await client.messageGet({ path: target.path, lookupId: ids[index] as number });
-          done += 1;
-          job.progress(done);
-        }
-      };
-      await Promise.all(Array.from({ length: EXPORT_CONCURRENCY }, worker));
-      messages = out.filter(Boolean);
-      return `Exported ${plural(messages.length, 'message')}.`;
-    });
-    if (job.state !== 'done') return null;
-    return { fileName: exportFileName(target.path), json: exportJson(computer, target.path, messages) };
-  },
-
-  async importMessages(computer, path, messages, mode) {
-    const keepIds = mode === 'keep';
-    const client = ctx.clientFor(computer);
-    // New messages take the target's type (R-M1: a nontransactional message is not delivered to a
-    // transactional queue, nor the other way round).
-    const transactional = (await client.queueShow({ path })).transactional;
-    const now = Date.now();
-    const expiring = keepIds
-      ? messages.filter((m) => m.timeToBeReceived !== null && Date.parse(m.sentTime) + m.timeToBeReceived * 1000 <= now)
-          .length
-      : 0;
-    return get().runJob(`Import ${plural(messages.length, 'message')} into ${path}`, async (job) => {
-      job.setTotal(messages.length);
-      let stored = 0;
-      let done = 0;
-      if (keepIds) {
-        // The arrival path keeps ID, class, source and sent time: a lossless copy of what was exported.
-        for (const m of messages) {
-          if (job.signal.aborted) break;
-          const result = await client.messageArrive({
-            path,
-            message: {
-              ...toSendProperties(m),
-              id: m.id,
-              sourceMachine: m.sourceMachine,
-              sourceMachineId: m.sourceMachineId,
-              transactional: m.transactional,
-              sentTime: m.sentTime,
-              classCode: m.classCode,
-            },
-          });
-          if (result.accepted) stored += 1;
-          else job.fail(m.id, 'REJECTED', result.reason ?? 'The queue manager did not accept the message.');
-          done += 1;
-          job.progress(done);
-        }
-      } else {
-        for (const chunk of chunks(messages, CHUNK)) {
-          if (job.signal.aborted) break;
-          await client.sendBatch({
-            messages: chunk.map((m) => ({
-              path,
-              message: toSendProperties(m),
-              ...(transactional ? { transactional: true } : {}),
-            })),
-          });
-          stored += chunk.length;
-          done += chunk.length;
-          job.progress(done);
-        }
-      }
-      const refused = done - stored;
-      if (!keepIds) return `Imported ${plural(stored, 'message')} into ${path} as new messages.`;
-      return [
-        `Imported ${formatCount(stored)} of ${plural(done, 'message')} into ${path} as they were`,
-        refused > 0 ? `; ${formatCount(refused)} refused` : '',
-        expiring > 0 ? `; ${formatCount(expiring)} had run out of time to be received and expired on arrival` : '',
-        '.',
-      ].join('');
-    });
   },
 
   async sendTestMessage(computer, path, message, transactional) {
@@ -241,9 +116,9 @@ interface DestinationOutcome {
 }
 
 /**
- * The honest summary of a resend, destination by destination (issue 12, point 5): "Resent 20 of 26.
- * .\private$\orders: 20 sent. .\private$\gone: 6 failed (QUEUE_NOT_FOUND 6)." — never a total that
- * hides that every message to one destination failed.
+ * The honest summary of a resend, destination by destination (issue 12, point 5): "Resent 20 of 26
+ * messages. .\\private$\\orders: 20 sent. .\\private$\\gone: 6 failed (QUEUE_NOT_FOUND 6)." — never a total
+ * that hides that every message to one destination failed.
  */
 export function resendSummary(outcomes: readonly DestinationOutcome[]): string {
   const sent = outcomes.reduce((n, o) => n + o.sent, 0);
@@ -251,10 +126,7 @@ export function resendSummary(outcomes: readonly DestinationOutcome[]): string {
   const parts = outcomes.map((o) => {
     const bits: string[] = [];
     if (o.sent > 0) bits.push(`${formatCount(o.sent)} sent`);
-    if (o.failed > 0)
-      bits.push(
-        `${formatCount(o.failed)} failed (${[...o.codes].map(([code, n]) => `${code} ${formatCount(n)}`).join(', ')})`,
-      );
+    if (o.failed > 0) bits.push(`${formatCount(o.failed)} failed (${codeCounts(o.codes)})`);
     return `${o.destination}: ${bits.join(', ') || 'nothing'}`;
   });
   return `Resent ${formatCount(sent)} of ${plural(all, 'message')}. ${parts.join('. ')}.`;

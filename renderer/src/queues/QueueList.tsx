@@ -16,6 +16,7 @@ import type { QueueInfo } from '@qk/model';
 import { buildActions, findAction } from '../commands/actions.js';
 import { formatBytes, formatCount } from '../format/format.js';
 import { queueWarnings } from '../format/quota-state.js';
+import { useMessageDrop } from '../messages/message-drag.js';
 import { useContextMenu } from '../shell/ContextMenu.js';
 import { UsageBar } from '../shell/UsageBar.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
@@ -134,6 +135,7 @@ export function QueueList({ computer, queues, caption }: { computer: string; que
   );
   const [sorting, setSorting] = useState<SortingState>([]);
   const [focused, setFocused] = useState(0);
+  const drop = useMessageDrop();
   const table = useReactTable({
     data: queues,
     columns: columnsFor({ machineJournalQuotaKB }),
@@ -238,7 +240,12 @@ export function QueueList({ computer, queues, caption }: { computer: string; que
             aria-rowindex={index + 2}
             aria-selected={isSelected}
             data-path={row.original.path}
-            className={`grid-row static${isSelected ? ' selected' : ''}${index === focused ? ' focused' : ''}${index % 2 ? ' odd' : ''}${row.original.messageCount > 0 ? ' has-messages' : ''}`}
+            className={`grid-row static${isSelected ? ' selected' : ''}${index === focused ? ' focused' : ''}${index % 2 ? ' odd' : ''}${row.original.messageCount > 0 ? ' has-messages' : ''}${drop.overId === row.id ? ' drop-target' : ''}`}
+            {...drop.handlersFor(
+              row.id,
+              computer,
+              row.original.type === 'private' || row.original.type === 'public' ? row.original.path : null,
+            )}
             style={{ width: table.getTotalSize() }}
             onMouseDown={() => select(index)}
             onDoubleClick={() => findAction(buildActions(store), 'open')?.run()}

@@ -9,6 +9,15 @@ import { useStoreApi } from '../store/use-app-store.js';
 import { parseNodeId } from '../tree/tree-model.js';
 import { useContextMenu } from './ContextMenu.js';
 
+/** Whether the focus is where Ctrl+V pastes text (a field), not messages. */
+function isTextField(element: Element | null): boolean {
+  return (
+    element instanceof HTMLInputElement ||
+    element instanceof HTMLTextAreaElement ||
+    element instanceof HTMLSelectElement
+  );
+}
+
 /** Installs the window-wide shortcuts for the life of the component. */
 export function useGlobalKeys() {
   const store = useStoreApi();
@@ -31,6 +40,13 @@ export function useGlobalKeys() {
           s.setFilterVisible(true);
           // A second Ctrl+F while open refocuses the field.
           document.querySelector<HTMLInputElement>('.filter-bar input')?.focus();
+        }
+      } else if (ctrl && (event.key === 'v' || event.key === 'V') && !isTextField(document.activeElement)) {
+        // Paste copies of the clipboard's messages into the selected queue (the result pane's first).
+        const paste = findAction(buildActions(store), 'paste');
+        if (paste) {
+          event.preventDefault();
+          paste.run();
         }
       } else if (event.altKey && event.key === 'Enter') {
         event.preventDefault();

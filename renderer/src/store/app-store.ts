@@ -7,7 +7,9 @@ import { createConnectionSlice } from './connection-slice.js';
 import { createDetailsSlice } from '../messages/details-slice.js';
 import { createJobsSlice } from './jobs-slice.js';
 import { createListSlice } from '../message-list/list-slice.js';
+import { createFileActions } from '../messages/file-actions.js';
 import { createMessageActions } from '../messages/message-actions.js';
+import { createTransferActions } from '../messages/transfer-actions.js';
 import { createSettingsSlice } from '../computer/settings-slice.js';
 import { LOCAL_COMPUTER, type StoreContext } from './shared.js';
 import { createViewSlice } from '../shell/view-slice.js';
@@ -47,6 +49,8 @@ export function createAppStore(client: ConsoleClient, options: AppStoreOptions =
     ...createSettingsSlice(set, get, ctx),
     ...createJobsSlice(set, get, ctx),
     ...createMessageActions(set, get, ctx),
+    ...createTransferActions(set, get, ctx),
+    ...createFileActions(set, get, ctx),
     ...createColumnsSlice(set, get, ctx),
     ...createViewSlice(set, get, ctx),
     ...createTrafficSlice(set, get, ctx),

@@ -1,6 +1,6 @@
 /** State and actions of the console store, typed apart (zustand's guide); one interface per slice. */
 import type { OperationInput, OperationOutput } from '@qk/api';
-import type { MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
 import type { ListSlice } from '../message-list/list-types.js';
 import type { ViewSlice } from '../shell/view-types.js';
 import type { TrafficSlice } from '../traffic/traffic-types.js';
@@ -217,21 +217,16 @@ export type AppState = ConnectionSlice &
   SettingsSlice &
   JobsSlice &
   MessageActions &
+  TransferActions &
+  FileActions &
   ColumnsSlice &
   ViewSlice &
   TrafficSlice;
 
-/** Bulk message actions (jobs over the selection). */
+/** Bulk message actions (jobs over the selection) and single-message reads and sends. */
 export interface MessageActions {
   deleteSelected(): Promise<Job | null>;
-  moveSelected(target: string): Promise<Job | null>;
   resendDeadLetters(): Promise<Job | null>;
-  exportSelected(): Promise<{ fileName: string; json: string } | null>;
-  /**
-   * Imports messages read from a file: 'new' sends each as a new message (class NORMAL, sent now, timers
-   * from now); 'keep' hands each to the arrival path as it was (ID, class, source computer, sent time).
-   */
-  importMessages(computer: string, path: string, messages: MessageInfo[], mode: 'new' | 'keep'): Promise<Job | null>;
   sendTestMessage(computer: string, path: string, message: SendProperties, transactional: boolean): Promise<string>;
   /** Messages matching a filter in every queue of a computer (Search all queues). */
   searchMessages(
@@ -242,4 +237,44 @@ export interface MessageActions {
   deleteMessages(computer: string, path: string, lookupIds: number[]): Promise<number>;
   /** One message with its body (for Copy body, Save body, Edit and resend). */
   fetchMessage(computer: string, path: string, lookupId: number): Promise<MessageInfo>;
+}
+
+/** Messages copied with Ctrl+C, to be pasted into another queue of the same computer. */
+export interface MessageClipboard {
+  computer: string;
+  path: string;
+  lookupIds: number[];
+  /** "3 messages from orders". */
+  caption: string;
+}
+
+/** Moving and copying messages between queues (Move, Copy and Paste, drag and drop). */
+export interface TransferActions {
+  clipboard: MessageClipboard | null;
+  moveSelected(target: string): Promise<Job | null>;
+  copySelected(target: string): Promise<Job | null>;
+  /** Ctrl+C: the selected messages (every one under Ctrl+A) go to the clipboard. */
+  copyToClipboard(): Promise<void>;
+  /** Ctrl+V: copies of the clipboard's messages into a queue of the same computer. */
+  pasteInto(computer: string, path: string): Promise<Job | null>;
+}
+
+/** Export and Import in the message file format (docs/message-file-format.md). */
+export interface FileActions {
+  /** The selected messages, or every message of the queue, as a message file. */
+  exportMessages(
+    computer: string,
+    path: string,
+    which: 'selection' | 'all',
+  ): Promise<{ fileName: string; text: string } | null>;
+  /**
+   * Stores messages read from a file: 'asNew' sends each as a new message (class NORMAL, sent now, timers
+   * from now); 'asIs' keeps them as they were (ID, class, times, counts).
+   */
+  importMessages(
+    computer: string,
+    path: string,
+    messages: ExportedMessage[],
+    mode: 'asNew' | 'asIs',
+  ): Promise<Job | null>;
 }

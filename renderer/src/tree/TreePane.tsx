@@ -5,6 +5,7 @@ import { formatCount } from '../format/format.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
 import { visibleTreeRows, type TreeRow } from './tree-model.js';
 import { NodeIcon } from '../shell/Icons.js';
+import { useMessageDrop } from '../messages/message-drag.js';
 import { useContextMenu } from '../shell/ContextMenu.js';
 
 /** The console tree. */
@@ -18,6 +19,13 @@ export function TreePane() {
   const selectedIndex = rows.findIndex((r) => r.id === selected);
   const treeRef = useRef<HTMLDivElement>(null);
   const openMenu = useContextMenu();
+  const drop = useMessageDrop();
+  // Messages can be dropped on an application queue (its node or its Queue messages).
+  const dropPath = (row: TreeRow) =>
+    (row.kind === 'queue' || row.kind === 'queueMessages') &&
+    (queues[row.computer] ?? []).some((q) => q.path === row.path && (q.type === 'private' || q.type === 'public'))
+      ? row.path
+      : null;
 
   const select = (row: TreeRow | undefined) => {
     if (!row) return;
@@ -107,7 +115,8 @@ export function TreePane() {
           aria-setsize={row.setSize}
           aria-posinset={row.posInSet}
           data-node={row.id}
-          className={`tree-row${row.id === selected ? ' selected' : ''}${row.hasMessages ? ' has-messages' : ''}`}
+          className={`tree-row${row.id === selected ? ' selected' : ''}${row.hasMessages ? ' has-messages' : ''}${drop.overId === row.id ? ' drop-target' : ''}`}
+          {...drop.handlersFor(row.id, row.computer, dropPath(row))}
           style={{ paddingLeft: 4 + (row.level - 1) * 14 }}
           onMouseDown={() => treeRef.current?.focus()}
           onClick={() => store.getState().selectNode(row.id)}

@@ -56,6 +56,9 @@ export async function takeDigest(api: ApiSession, full: boolean): Promise<Digest
   const lines: string[] = [];
   const messages = new Map<string, { id: string; lookupId: number }[]>();
   for (const q of [...queues].sort((a, b) => a.path.localeCompare(b.path))) {
+    // An empty outgoing queue comes with a send to another computer and goes by itself when idle
+    // (CleanupInterval): a timer's doing, not a call's. One that holds messages is state like any queue.
+    if (q['type'] === 'outgoing' && Number(q['messageCount'] ?? 0) === 0) continue;
     lines.push(`queue ${q.path} ${QUEUE_FIELDS.map((f) => JSON.stringify(q[f] ?? null)).join(' ')}`);
   }
   for (const s of [...settings].sort((a, b) => a.name.localeCompare(b.name))) {

@@ -1,10 +1,10 @@
 /**
  * Issue 12, point 10: QueueExplorer's daily tools — search across all queues, the extra filters (correlation
  * ID, application-specific value, source computer), copy message ID / body, save a body and export one
- * message to a file, edit and resend, send a copy.
+ * message to a file, edit and resend, send a copy, copy and paste, drag and drop (move, Ctrl to copy).
  */
 import { readFileSync } from 'node:fs';
-import { action, expandPath, expect, messageGrid, test, treeItem } from '../support/fixtures.js';
+import { action, expandPath, expect, messageGrid, readMessageFile, test, treeItem } from '../support/fixtures.js';
 
 const ORDERS = '.\\private$\\orders';
 const ARCHIVE = '.\\private$\\archive';
@@ -101,7 +101,7 @@ test('copy ID and body, save a body, export one message', async ({ consolePage: 
   // Export of one message: the file holds that message with every property.
   const exported = page.waitForEvent('download');
   await action(page, 'export').click();
-  const doc = JSON.parse(readFileSync(await (await exported).path(), 'utf8')) as { messages: Array<{ label: string }> };
+  const doc = readMessageFile(readFileSync(await (await exported).path(), 'utf8'));
   expect(doc.messages.map((m) => m.label)).toEqual(['binary']);
 });
 
@@ -150,4 +150,48 @@ test('edit and resend replaces the message; send a copy keeps it', async ({ cons
   const [copied] = (await service.call('browse', { path: ARCHIVE, includeBody: true })).messages;
   expect(copied).toMatchObject({ label: 'fixed', body: 'qty: 10', priority: 5, classCode: 0 });
   expect(copied?.id).not.toBe(fixed?.id);
+});
+
+test('copy and paste with Ctrl+C / Ctrl+V, and drag and drop: a drop moves, Ctrl+drop copies', async ({
+  consolePage: page,
+  service,
+}) => {
+  await service.call('queueCreate', { path: ORDERS });
+  await service.call('queueCreate', { path: ARCHIVE });
+  await service.call('queueCreate', { path: '.\\private$\\returns' });
+  await service.fill(ORDERS, 4, (i) => ({ label: `order ${i + 1}` }));
+  await expandPath(page, ['Private Queues', 'orders']);
+  await page.getByRole('treeitem', { level: 5 }).filter({ hasText: 'Queue messages' }).click();
+  const grid = messageGrid(page);
+  const row = (label: string) => grid.getByRole('row').filter({ hasText: label });
+
+  // Ctrl+C in the list, Ctrl+V on another queue (selected in the tree): copies, the originals stay.
+  await row('order 1').click();
+  await row('order 2').click({ modifiers: ['Control'] });
+  await page.keyboard.press('Control+c');
+  await treeItem(page, 'archive').click();
+  await expect(page.locator('.actions-pane [data-action="paste"]')).toHaveText('Paste 2 messages from orders');
+  await page.keyboard.press('Control+v');
+  await expect(page.locator('.status-bar .job').last()).toContainText('Copied 2 messages to .\\private$\\archive.');
+  expect((await service.call('browse', { path: ARCHIVE })).messages.map((m) => m.label)).toEqual([
+    'order 1',
+    'order 2',
+  ]);
+  expect((await service.call('queueShow', { path: ORDERS })).messageCount).toBe(4);
+
+  // Drag a row onto a queue in the tree: it moves.
+  await page.getByRole('treeitem', { level: 5 }).filter({ hasText: 'Queue messages' }).click();
+  await row('order 3').dragTo(treeItem(page, 'returns'));
+  await expect(page.locator('.status-bar .job').last()).toContainText('Moved 1 message to .\\private$\\returns.');
+  await expect(row('order 3')).toHaveCount(0);
+  // Ctrl+drag: a copy; the original stays in the list.
+  await page.keyboard.down('Control');
+  await row('order 4').dragTo(treeItem(page, 'returns'));
+  await page.keyboard.up('Control');
+  await expect(page.locator('.status-bar .job').last()).toContainText('Copied 1 message to .\\private$\\returns.');
+  await expect(row('order 4')).toBeVisible();
+  expect((await service.call('browse', { path: '.\\private$\\returns' })).messages.map((m) => m.label)).toEqual([
+    'order 3',
+    'order 4',
+  ]);
 });

@@ -76,3 +76,28 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** A message file (docs/message-file-format.md): its header line and its messages. */
+export function readMessageFile(text: string): { header: MessageFileHeader; messages: FileMessage[] } {
+  const [first, ...rest] = text.trimEnd().split('\n');
+  return {
+    header: JSON.parse(first ?? '{}') as MessageFileHeader,
+    messages: rest.map((line) => JSON.parse(line) as FileMessage),
+  };
+}
+
+/** The header line of a message file. */
+interface MessageFileHeader {
+  format: string;
+  version: number;
+  computer: string;
+  path: string;
+}
+
+/** What the specs read of a message in a file. */
+interface FileMessage {
+  label: string;
+  bodyBase64: string;
+  id: string;
+  classCode: number;
+}

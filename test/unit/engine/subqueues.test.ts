@@ -157,3 +157,30 @@ describe('rejecting and aborting (R-S7, R-S8)', () => {
     expect((await h.qm.peek({ path: '.\\private$\\tx' })).abortCount).toBe(3);
   });
 });
+
+describe('R-S1 a subqueue opened by naming it lasts as long as the call', () => {
+  const subqueuePaths = (): string[] => h.qm.listQueues().flatMap((q) => (q.type === 'subqueue' ? [q.path] : []));
+  const afterCall = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+  test('a refused call leaves no subqueue behind', async () => {
+    await expect(h.qm.receive({ path: POISON, lookupId: 47 })).rejects.toMatchObject({ code: 'MESSAGE_NOT_FOUND' });
+    await afterCall();
+    expect(subqueuePaths()).toEqual([]);
+  });
+
+  test('a read of a missing subqueue shows it empty, then it is gone', async () => {
+    expect(h.qm.browse({ path: POISON })).toMatchObject({ total: 0, messages: [] });
+    await afterCall();
+    expect(subqueuePaths()).toEqual([]);
+  });
+
+  test('a receive waiting on a subqueue keeps it open, and a move into it wakes that receive', async () => {
+    await h.qm.send(Q, { body: 'bad' });
+    const waiting = h.qm.receive({ path: POISON, timeoutMs: 5_000 });
+    await afterCall();
+    expect(subqueuePaths()).toEqual([POISON]);
+    const [m] = h.qm.browse({ path: Q }).messages;
+    await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);
+    await expect(waiting).resolves.toMatchObject({ body: 'bad', moveCount: 1 });
+  });
+});

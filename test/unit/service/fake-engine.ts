@@ -226,6 +226,7 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     deleteMessage: unsupported,
     deleteMessages: unsupported,
     moveMessages: unsupported,
+    copyMessages: unsupported,
     moveMessage: unsupported,
     openCursor: unsupported,
     cursorPeek: unsupported,

@@ -1,14 +1,15 @@
 /**
- * The console's daily tools on the command line (issue 12): `qk search`, and `qk service restart --dry-run`
+ * The console's daily tools on the command line (issue 12): `qk message copy`, `qk search`, and `qk service restart --dry-run`
  * (what a restart would lose), each one call of the same API operation the console makes.
  */
 import type { Command } from 'commander';
 import type { OperationInput, OperationOutput } from '@qk/api';
+import { QkError } from '@qk/model';
 import { action } from '../context.js';
 import { formatLocations } from '../format/messages.js';
 import { formatCount, renderTable } from '../format/table.js';
 import type { CliIo } from '../io.js';
-import { parseNumber } from '../parse-values.js';
+import { parseLookupId, parseNumber } from '../parse-values.js';
 import { UsageError } from '../usage-error.js';
 
 type SearchFilter = OperationInput<'messagesSearch'>['filter'];
@@ -67,8 +68,28 @@ export function formatRestartImpact(impact: OperationOutput<'serviceRestartImpac
   return lines.join('\n');
 }
 
-/** Registers `qk search`. */
+/** Registers `qk message copy` and `qk search`. */
 export function registerToolCommands(program: Command, io: CliIo): void {
+  const message = program.commands.find((c) => c.name() === 'message') ?? program.command('message');
+  message
+    .command('copy <path> <lookupid> <target>')
+    .description(
+      'copy one message to another queue, keeping the original (the copy is a new message: new ID, timers from now)',
+    )
+    .action(
+      action(io, async (ctx, [path, lookupId, target]) => {
+        const client = await ctx.client();
+        const result = await client.messagesCopy({
+          path: path as string,
+          lookupIds: [parseLookupId(lookupId as string)],
+          target: target as string,
+        });
+        const failure = result.failed[0];
+        if (failure) throw new QkError(failure.code, failure.message);
+        ctx.print(result, (r) => `Copied to ${target as string} as ${r.ids[0] ?? ''}.`);
+      }),
+    );
+
   program
     .command('search')
     .description('find messages in every queue, journal and system queue')

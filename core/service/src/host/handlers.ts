@@ -192,6 +192,7 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
     },
 
     // The console's daily tools (core/engine/src/console-tools.ts).
+    messagesCopy: async ({ path, lookupIds, target }) => engine().copyMessages(path, lookupIds, target),
     messagesSearch: async ({ filter, limit }) => searchMessages(engine(), filter, limit ?? 200),
     serviceRestartImpact: async () => restartImpact(engine()),
   };

@@ -47,7 +47,14 @@ describe('the action model', () => {
     store.getState().selectIndex(0, 'replace');
     const model = buildActions(store);
     expect(model.nodeTitle).toBe('Dead-letter messages');
-    expect(model.nodeActions.map((a) => a.id)).toEqual(['purge', 'resendAll', 'import', 'queueProperties', 'refresh']);
+    expect(model.nodeActions.map((a) => a.id)).toEqual([
+      'purge',
+      'resendAll',
+      'import',
+      'exportAll',
+      'queueProperties',
+      'refresh',
+    ]);
     expect(model.selectionTitle).toBe('dead letter');
     expect(model.selectionActions.map((a) => a.id)).toEqual([
       'messageProperties',
@@ -59,6 +66,7 @@ describe('the action model', () => {
       'deleteMessages',
       'moveMessages',
       'resend',
+      'copyMessages',
       'export',
     ]);
   });

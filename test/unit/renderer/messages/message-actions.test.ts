@@ -41,23 +41,6 @@ describe('bulk message actions', () => {
     expect((await client.browse({ path: DEADLETTER })).messages.map((m) => m.label)).toEqual(['b']);
   });
 
-  it('moves the selection through the destination arrival path', async () => {
-    const { client, store } = await started();
-    await client.queueCreate({ path: ORDERS });
-    await client.queueCreate({ path: '.\\private$\\archive' });
-    await client.sendBatch({
-      messages: ['x', 'y', 'z'].map((label) => ({ path: ORDERS, message: { label } })),
-    });
-    store.getState().revealNode(nodeId('local', 'queueMessages', ORDERS));
-    await flush();
-    store.getState().selectIndex(0, 'replace');
-    store.getState().selectIndex(2, 'toggle');
-    const job = await store.getState().moveSelected('.\\private$\\archive');
-    expect(job?.summary).toBe('Moved 2 messages to .\\private$\\archive.');
-    expect((await client.browse({ path: '.\\private$\\archive' })).messages.map((m) => m.label)).toEqual(['x', 'z']);
-    expect(store.getState().selectedCount()).toBe(0);
-  });
-
   it('deletes the selection in chunks, and a cancelled job keeps the rest', async () => {
     const { client, store } = await started();
     await client.queueCreate({ path: ORDERS });
