@@ -3,10 +3,11 @@
  * timers) and `qk export` / `qk import` (a documented, lossless file: every property, binary bodies).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { runCli, type CliIo } from '@qk/cli';
 import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
 import { SYSTEM } from '../helpers/qk-ops.js';
 import type { QkMessage } from '../helpers/qk-types.js';
@@ -165,5 +166,24 @@ describe.concurrent('qk export and qk import', () => {
     expect((await svc.qk('import', dst, bad)).exitCode).toBe(2);
     expect((await svc.qk('import', dst, join(folder, 'missing.jsonl'))).exitCode).toBe(2);
     expect((await q.show(dst)).messageCount).toBe(0);
+  });
+
+  // In this process, not a spawned qk: an 'error' the file stream emits with no listener would surface here.
+  test('export into a folder that does not exist is a command-line error naming the file, leaves no file and no stray error', async () => {
+    const { q, svc } = file;
+    const src = await q.newQueue('ex-nofolder');
+    await q.send(src, '--label', 'one');
+    const target = join(folder, 'no-such-folder', 'out.jsonl');
+    let stderr = '';
+    const io: CliIo = {
+      stdout: () => undefined,
+      stderr: (t) => void (stderr += t),
+      env: { ...process.env, QK_DATA: svc.dataDir },
+    };
+    expect(await runCli(['export', src, target], io)).toBe(2);
+    expect(stderr).toContain('no such file or folder');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(existsSync(`${target}.partial`)).toBe(false);
+    expect((await q.show(src)).messageCount).toBe(1);
   });
 });

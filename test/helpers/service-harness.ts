@@ -43,10 +43,19 @@ interface RawRun {
   elapsedMs: number;
 }
 
-function runNode(args: string[], timeoutMs: number): Promise<RawRun> {
+/**
+ * The command line that runs node with `args`: inside a network namespace (`ip netns exec NS …`) when one is
+ * given, so a computer of a network-namespace test and the `qk` that talks to it share its loopback.
+ */
+export function nodeCommand(args: string[], netns?: string): [string, string[]] {
+  return netns ? ['ip', ['netns', 'exec', netns, process.execPath, ...args]] : [process.execPath, args];
+}
+
+function runNode(args: string[], timeoutMs: number, netns?: string): Promise<RawRun> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [qkBin, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, commandArgs] = nodeCommand([qkBin, ...args], netns);
+    const child = spawn(command, commandArgs, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -93,6 +102,8 @@ export interface HarnessOptions {
   routing?: boolean;
   /** Environment of the service process (e.g. QK_* test knobs); added to the harness's own. */
   env?: Record<string, string>;
+  /** Run the service, and every `qk` that talks to it, inside this network namespace (test/helpers/netns.ts). */
+  netns?: string;
 }
 
 /** A running service on its own temp data folder. */
@@ -153,7 +164,8 @@ export class ServiceHarness {
         : []),
       ...(this.options.routing ? ['--routing'] : []),
     ];
-    const child = spawn(process.execPath, args, {
+    const [command, commandArgs] = nodeCommand(args, this.options.netns);
+    const child = spawn(command, commandArgs, {
       cwd: repoRoot,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, ...this.options.env },
@@ -209,7 +221,8 @@ export class ServiceHarness {
   async qkWithTimeout<T = unknown>(timeoutMs: number, ...args: string[]): Promise<QkResult<T>> {
     const full = ['--data', this.dataDir, '--json', ...args];
     const waits = args.includes('--timeout');
-    const raw = await (waits ? runNode(full, timeoutMs) : slots.run(() => runNode(full, timeoutMs)));
+    const netns = this.options.netns;
+    const raw = await (waits ? runNode(full, timeoutMs, netns) : slots.run(() => runNode(full, timeoutMs, netns)));
     this.stats.calls += 1;
     this.stats.totalMs += raw.elapsedMs;
     if (process.env['QK_HARNESS_TRACE']) {

@@ -6,3 +6,4 @@ export * from './wire.js';
 export * from './network-operations.js';
 export * from './bridge.js';
 export * from './console-policy.js';
+export * from './peer-link.js';

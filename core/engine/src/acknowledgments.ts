@@ -17,6 +17,7 @@ import type { Core } from './core.js';
 import { storedSize, type Draft } from './drafts.js';
 import { copyHasRoom } from './quotas.js';
 import { draftOf, place } from './placement.js';
+import { oweFinal } from './network/owed.js';
 
 type Original = Draft | MessageRecord;
 
@@ -40,7 +41,12 @@ export function resolveDestination(core: Core, text: string): QueueRecord | unde
     return undefined;
   }
   if (core.registry.isLocal(ref.computer)) return core.registry.findLocal(ref);
-  const remote = core.registry.remoteTarget(ref, text);
+  let remote;
+  try {
+    remote = core.registry.remoteTarget(ref, text);
+  } catch {
+    return undefined; // a name no other computer can be reached by (PRIVATE=<guid> of another computer)
+  }
   return core.outgoingQueue(remote.formatName, remote.key);
 }
 
@@ -108,6 +114,11 @@ export function acknowledge(core: Core, original: Original, classCode: number): 
  * the dead-letter queue is full (R-D6).
  */
 export function deadLetter(core: Core, original: Original, failureClass: number): void {
+  // R-D2: a transactional message from another computer is dead-lettered by its source, told here.
+  if (original.transactional && original.sourceMachineId.toLowerCase() !== core.identity.id.toLowerCase()) {
+    oweFinal(core, original, failureClass);
+    return;
+  }
   const asked = (original.journal & 1) !== 0;
   let queue: QueueRecord;
   if (original.transactional) {

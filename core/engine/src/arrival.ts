@@ -10,6 +10,7 @@ import { timerDeadlines, type Draft } from './drafts.js';
 import { acknowledge, failDelivery } from './acknowledgments.js';
 import { machineHasRoom, queueHasRoom } from './quotas.js';
 import { place } from './placement.js';
+import { enteredOutgoing } from './network/transit.js';
 
 /**
  * Who hands the message over; it decides what a full computer does (R-Q4), and whether a refusal is a failed
@@ -64,6 +65,8 @@ export function arrive(core: Core, draft: Draft, queue: QueueRecord, origin: Ori
       );
   }
   const message = place(core, draft, queue, { expiresMs: expiryFor(draft, queue) });
+  // A message that leaves from here takes its place in its stream now (R-E3); relayed ones keep theirs.
+  if (queue.kind === 'outgoing' && origin !== 'network') enteredOutgoing(core, message, core.sendGroup.current);
   // R-A2: positive arrival when placed in the destination queue (not when merely waiting to leave).
   if (queue.kind !== 'outgoing') acknowledge(core, draft, MessageClass.ACK_REACH_QUEUE);
   return { placed: true, message };

@@ -30,4 +30,9 @@ export interface Core {
   traffic(queueId: number, arrived: number, departed: number, depthDelta: number): void;
   /** Creates (or finds) the outgoing queue of a remote destination. */
   outgoingQueue(formatName: string, key: string): QueueRecord;
+  /**
+   * The transaction whose sends are being released (R-E2), so its messages to another computer share one
+   * group in their stream (docs/network.md); null for single sends.
+   */
+  readonly sendGroup: { current: string | null };
 }

@@ -40,6 +40,7 @@ import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { ArrivalsInFlight, receiveFromNetwork } from './network-arrival.js';
 import { NetworkConfig } from './network/config.js';
+import { EngineNetworkPort } from './network/port.js';
 import { remoteReadDenied } from './remote-read.js';
 import { TrafficMeter, type TrafficSeries } from './traffic.js';
 import type { EngineContext, SendTarget } from './engine-context.js';
@@ -109,6 +110,8 @@ class QueueManager implements QueueManagerApi {
   private readonly expiry: Expiry;
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
+  /** Inbound and outbound delivery between computers (docs/network.md). */
+  readonly networkPort: EngineNetworkPort;
   private readonly startedMs: number;
   private readonly maxMessageSize: number;
   /** Where failures nobody waits for (background commits, expiry passes, listeners) are reported. */
@@ -165,6 +168,7 @@ class QueueManager implements QueueManagerApi {
           clock.now(),
         ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
+      sendGroup: { current: null },
     };
     this.ctx = {
       core: this.core,
@@ -198,6 +202,15 @@ class QueueManager implements QueueManagerApi {
     this.expiry = new Expiry(this.ctx, () => this.closed);
     this.appCursors = new CursorOperations(this.ctx);
     this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
+    this.networkPort = new EngineNetworkPort({
+      core: this.core,
+      claims: this.claims,
+      duplicates: this.duplicates,
+      arrivals: this.arrivalsInFlight,
+      config: this.networkConfig,
+      execute: (durable, work) => this.execute(durable, work),
+      runNow: (work) => this.runner.runNow(work),
+    });
   }
 
   static open(options: QueueManagerOptions): QueueManager {
@@ -750,10 +763,16 @@ class QueueManager implements QueueManagerApi {
     const first = tx.sends[0]?.draft;
     try {
       await this.runner.runDurable(() => {
-        for (const send of tx.sends) {
-          // R-X4: every message of a transaction uses the first message's timers.
-          const draft: Draft = first ? { ...send.draft, ttrq: first.ttrq, ttbr: first.ttbr } : send.draft;
-          this.deliverSend({ ...send, draft });
+        // R-E2: the transaction's messages to another computer travel as one group.
+        this.core.sendGroup.current = tx.sends.length > 1 ? tx.id : null;
+        try {
+          for (const send of tx.sends) {
+            // R-X4: every message of a transaction uses the first message's timers.
+            const draft: Draft = first ? { ...send.draft, ttrq: first.ttrq, ttbr: first.ttbr } : send.draft;
+            this.deliverSend({ ...send, draft });
+          }
+        } finally {
+          this.core.sendGroup.current = null;
         }
         for (const m of tx.receives) {
           const current = this.store.messages.get(m.lookupId);
@@ -889,6 +908,7 @@ class QueueManager implements QueueManagerApi {
     if (this.closed) return;
     try {
       this.expiry.run(false);
+      this.networkPort.tick(this.clock.now());
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();
       this.maintenance.tick(this.clock.now());

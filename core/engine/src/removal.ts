@@ -10,6 +10,7 @@ import type { Core } from './core.js';
 import { acknowledge, deadLetter, failDelivery } from './acknowledgments.js';
 import { copyHasRoom } from './quotas.js';
 import { draftOf, place, unplace } from './placement.js';
+import { oweFinal } from './network/owed.js';
 
 /**
  * Destination queues (an application queue and its subqueues) are where acknowledgments about a message's
@@ -32,6 +33,9 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Messag
     unplace(core, message, retains ? MessageStatus.RETAINED_RECEIVED : null);
     journalReceived(core, message, owner);
     acknowledge(core, message, MessageClass.ACK_RECEIVE); // R-A3
+    // R-D2: the source of a transactional message from another computer hears that it was received.
+    if (message.transactional && message.sourceMachineId.toLowerCase() !== core.identity.id.toLowerCase())
+      oweFinal(core, message, MessageClass.ACK_RECEIVE);
   } else {
     unplace(core, message);
     if (ready) owe(core, message, queue, reason);

@@ -12,6 +12,7 @@ import type {
   SettingInfo,
 } from '@qk/model';
 import type { NetworkConfigApi } from './network/config-types.js';
+import type { NetworkPort } from './network/port-types.js';
 import type { TrafficSeries } from './traffic.js';
 import type { LookupAction } from '@qk/model';
 
@@ -205,6 +206,8 @@ export interface QueueManagerApi {
   readonly id: string;
   /** Peers, routes, outgoing-queue holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfigApi;
+  /** Inbound and outbound delivery between computers (docs/network.md). */
+  readonly networkPort: NetworkPort;
   status(): ServiceStatus;
   listQueues(): QueueInfo[];
   showQueue(path: string): QueueInfo;

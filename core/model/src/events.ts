@@ -17,6 +17,8 @@ export const messageRemovalReasons = [
   'conversationEnded',
   'retained',
   'rejected',
+  /** Left an outgoing queue: the next hop stored it (docs/network.md). */
+  'forwarded',
 ] as const;
 export type MessageRemovalReason = (typeof messageRemovalReasons)[number];
 

@@ -57,6 +57,7 @@ export async function startListener(options: ListenerOptions): Promise<PeerListe
       return;
     }
     sockets.add(socket);
+    socket.setKeepAlive(true, 15_000);
     socket.on('close', () => sockets.delete(socket));
     options.onConnection(socket, peer);
   });

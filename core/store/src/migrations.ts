@@ -8,6 +8,23 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * Hops and sequence numbers of messages waiting in outgoing queues (docs/network.md); one row per such
+ * message, in the same database as the message (express ones in memory). Rows of messages that left are
+ * removed with them or by the periodic cleanup; lookup IDs are never reused, so a stale row never applies.
+ */
+export function transitTableSql(schema: 'main' | 'mem'): string {
+  return `
+    CREATE TABLE ${schema}.transit (
+      lookup_id INTEGER PRIMARY KEY,
+      hops INTEGER NOT NULL,
+      stream TEXT,
+      seq INTEGER,
+      grp TEXT
+    );
+  `;
+}
+
 /** The messages table; the same shape serves the durable store and the in-memory one for express messages. */
 export function messagesTableSql(schema: 'main' | 'mem'): string {
   return `
@@ -133,6 +150,48 @@ export const migrations: readonly Migration[] = [
         timer_base_ms = sent_ms,
         size = 124 + size + 2 * (length(label) + length(dest_queue) + coalesce(length(admin_queue), 0)
           + coalesce(length(response_queue), 0) + coalesce(length(conversation), 0));
+    `,
+  },
+  {
+    version: 4,
+    description:
+      'many computers: hops and sequence numbers in transit, sequence state on both ends, sent transactional messages awaiting their final confirmation, confirmations owed to other computers',
+    sql: `
+      ${transitTableSql('main')}
+      -- A destination's sequence acknowledgment confirms every message of its stream up to a number.
+      CREATE INDEX transit_stream ON transit(stream, seq) WHERE stream IS NOT NULL;
+      -- The source's stream per destination queue (R-E3): its ID, the next number to give, the last one confirmed.
+      CREATE TABLE seq_out (
+        dest_key TEXT PRIMARY KEY,
+        stream TEXT NOT NULL UNIQUE,
+        next_seq INTEGER NOT NULL,
+        acked INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      -- The destination's last number accepted per incoming stream: exactly once across restarts.
+      CREATE TABLE seq_in (
+        stream TEXT PRIMARY KEY,
+        source_id TEXT NOT NULL,
+        last_seq INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      -- Transactional messages the destination confirmed, kept (whole, as JSON) until the final confirmation
+      -- or until their time runs out: then the source dead-letters them (R-D2, R-A9).
+      CREATE TABLE xact_sent (
+        msg_id TEXT PRIMARY KEY,
+        dest_key TEXT NOT NULL,
+        final_by_ms INTEGER,
+        record TEXT NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX xact_sent_due ON xact_sent(final_by_ms) WHERE final_by_ms IS NOT NULL;
+      -- Confirmations owed to other computers, sent store-and-forward like messages. A sequence
+      -- acknowledgment replaces the earlier one of its stream (dedupe_key).
+      CREATE TABLE control_out (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        to_key TEXT NOT NULL,
+        dedupe_key TEXT UNIQUE,
+        item TEXT NOT NULL,
+        created_ms INTEGER NOT NULL
+      );
     `,
   },
 ];

@@ -3,7 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { QkError } from '@qk/model';
-import { LATEST_SCHEMA_VERSION, messagesTableChangesSql, messagesTableSql, migrations } from './migrations.js';
+import {
+  LATEST_SCHEMA_VERSION,
+  messagesTableChangesSql,
+  messagesTableSql,
+  migrations,
+  transitTableSql,
+} from './migrations.js';
 
 export const STORE_FILE = 'queuekeeper.db';
 /** 'QKP1': marks a SQLite file as a Queuekeeper store so a foreign database is never rewritten. */
@@ -69,6 +75,7 @@ export function openDatabase(dataDir: string): Db {
     db.exec(`ATTACH DATABASE ':memory:' AS mem`);
     db.exec(messagesTableSql('mem'));
     db.exec(messagesTableChangesSql('mem'));
+    db.exec(transitTableSql('mem'));
     return db;
   } catch (error) {
     db.close();

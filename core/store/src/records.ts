@@ -144,3 +144,43 @@ export interface RouteRecord {
   destination: string;
   via: string;
 }
+
+/** Hops and sequence of a message waiting in an outgoing queue. */
+export interface TransitRecord {
+  lookupId: number;
+  hops: number;
+  stream: string | null;
+  seq: number | null;
+  group: string | null;
+}
+
+/** The source's stream to one destination queue (R-E3). */
+export interface SeqOutRecord {
+  /** The outgoing queue's name key. */
+  destKey: string;
+  stream: string;
+  /** The number the next message gets. */
+  nextSeq: number;
+  /** The highest number the destination confirmed. */
+  acked: number;
+}
+
+/** A transactional message the destination accepted, awaiting its final confirmation (R-D2). */
+export interface SentRecord {
+  msgId: string;
+  destKey: string;
+  /** When the source dead-letters it without a final confirmation; null = never (unlimited TTBR). */
+  finalByMs: number | null;
+  /** The message as JSON (body in base64). */
+  record: string;
+}
+
+/** A confirmation owed to another computer. */
+export interface ControlRecord {
+  id: number;
+  /** Lower-case name of the computer it is for. */
+  toKey: string;
+  /** The item as JSON. */
+  item: string;
+  createdMs: number;
+}

@@ -4,6 +4,7 @@ import { MessageStore } from './message-store.js';
 import { ReadyOrder } from './ready-order.js';
 import { QueueStore } from './queue-store.js';
 import { NetworkConfigStore } from './network-config-store.js';
+import { NetworkDeliveryStore } from './network-delivery-store.js';
 import { SpaceReserve } from './space-reserve.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
@@ -13,6 +14,7 @@ export class Store {
   readonly readyOrder: ReadyOrder;
   readonly queues: QueueStore;
   readonly network: NetworkConfigStore;
+  readonly delivery: NetworkDeliveryStore;
 
   /** One transaction function, made once: better-sqlite3 builds a wrapper per db.transaction() call. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
@@ -25,6 +27,7 @@ export class Store {
     this.readyOrder = new ReadyOrder(db);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
+    this.delivery = new NetworkDeliveryStore(db);
     this.runInTransaction = db.transaction((work: () => unknown) => work());
   }
 

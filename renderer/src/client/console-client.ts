@@ -1,14 +1,5 @@
 /** The one interface through which the console reaches a queue manager, whatever the transport. */
-import type {
-  ApiClient,
-  Envelope,
-  ErrorBody,
-  OperationInput,
-  OperationName,
-  OperationOutput,
-  QkEvent,
-  Unsubscribe,
-} from '@qk/api';
+import type { ApiClient, Envelope, ErrorBody, QkEvent, Unsubscribe } from '@qk/api';
 
 /** A listener of the service's typed events. */
 export type EventListener = (event: QkEvent) => void;

@@ -276,6 +276,18 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
       offline: () => false,
       setOffline: unsupported,
     },
+    // A computer with nothing to send and nobody sending to it.
+    networkPort: {
+      outgoing: () => [],
+      lease: () => null,
+      settle: unsupported,
+      release: unsupported,
+      resendNow: () => undefined,
+      deliver: unsupported,
+      pendingControl: () => null,
+      controlDelivered: unsupported,
+      receiveControl: unsupported,
+    },
     on: (listener) => {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -5,7 +5,8 @@
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { QkClient } from '@qk/client';
@@ -53,12 +54,8 @@ function fileError(error: unknown, file: string): unknown {
 async function exportQueue(client: QkClient, path: string, file: string): Promise<number> {
   const status = await client.serviceStatus({});
   const partial = `${file}.partial`;
-  const out = createWriteStream(partial, { encoding: 'utf8' });
-  const write = async (line: string): Promise<void> => {
-    if (!out.write(`${line}\n`)) await once(out, 'drain');
-  };
   let exported = 0;
-  try {
+  async function* lines(): AsyncGenerator<string> {
     const header: FileHeader = {
       format: 'queuekeeper.messages',
       version: 2,
@@ -67,21 +64,23 @@ async function exportQueue(client: QkClient, path: string, file: string): Promis
       path,
       exportedTime: new Date().toISOString(),
     };
-    await write(JSON.stringify(header));
+    yield `${JSON.stringify(header)}\n`;
     let after: string | undefined;
     for (;;) {
       const page = await client.messagesExport({ path, ...(after !== undefined ? { after } : {}) });
-      for (const m of page.messages) await write(JSON.stringify(m));
+      for (const m of page.messages) yield `${JSON.stringify(m)}\n`;
       exported += page.messages.length;
-      if (page.next === null) break;
+      if (page.next === null) return;
       after = page.next;
     }
-    out.end();
-    await once(out, 'finish');
+  }
+  // pipeline owns the file stream's errors: a folder that does not exist, or a failed page, never leaves an
+  // 'error' event (or a write after destroy) without a listener.
+  try {
+    await pipeline(Readable.from(lines()), createWriteStream(partial, { encoding: 'utf8' }));
     await rename(partial, file);
     return exported;
   } catch (error) {
-    out.destroy();
     await rm(partial, { force: true });
     throw error;
   }

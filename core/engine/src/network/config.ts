@@ -28,6 +28,8 @@ const toStoredPeer = (r: PeerRecord): StoredPeer => ({
 /** Peers, routes, holds and offline mode of one queue manager. */
 export class NetworkConfig implements NetworkConfigApi {
   private readonly paused: Set<string>;
+  /** Read on every lease: kept in memory, written through to the store. */
+  private offlineNow: boolean;
 
   constructor(
     private readonly core: Core,
@@ -35,6 +37,7 @@ export class NetworkConfig implements NetworkConfigApi {
     private readonly runNow: <T>(work: () => T) => T,
   ) {
     this.paused = new Set(core.store.network.pausedOutgoing());
+    this.offlineNow = core.store.queues.getMeta(OFFLINE_META) === '1';
   }
 
   // ── peers ───────────────────────────────────────────────────────────────────────────────────────────
@@ -146,12 +149,13 @@ export class NetworkConfig implements NetworkConfigApi {
   // ── offline mode ────────────────────────────────────────────────────────────────────────────────────
 
   offline(): boolean {
-    return this.core.store.queues.getMeta(OFFLINE_META) === '1';
+    return this.offlineNow;
   }
 
   /** MSMQ's Disconnect / Connect: durable, as MSMQ keeps a computer offline across restarts. */
   setOffline(offline: boolean): void {
     this.runNow(() => this.core.store.queues.setMeta(OFFLINE_META, offline ? '1' : '0'));
+    this.offlineNow = offline;
   }
 
   private recordOf(queue: QueueRecord): OutgoingQueueRecord {

@@ -220,6 +220,7 @@ export class ServiceHost {
       this.#engine = null;
       this.#engineError = new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager is restarting.');
       this.transactions.clear();
+      this.#network?.engineStopping();
       await old?.close();
       try {
         this.#engine = ServiceHost.#openEngine(this.#options);

@@ -5,11 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { App } from '../../../../renderer/src/shell/App.js';
 import { createAppStore, type AppStore } from '../../../../renderer/src/store/app-store.js';
 import { StoreProvider } from '../../../../renderer/src/store/use-app-store.js';
+import { installInertCanvas } from '../support/canvas.js';
 import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
 import { foreignId } from '../support/scenes.js';
 import { flush } from '../support/timing.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+installInertCanvas();
 
 let root: Root;
 let container: HTMLDivElement;

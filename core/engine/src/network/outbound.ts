@@ -1,0 +1,333 @@
+/**
+ * The outbound side of store-and-forward (docs/network.md): leases of outgoing queues for the network,
+ * settled with the next hop's answers. A leased message is claimed, so no receive, purge or second lease takes
+ * it meanwhile; it leaves its outgoing queue only once the next hop has stored it. Transactional messages stay
+ * until the destination confirms them (R-E3), and are sent again on the SeqResend schedule (R-E4).
+ */
+import { MessageStatus, MessageClass, type MessageRemovalReason } from '@qk/model';
+import type { QueueRecord, StoredMessage, TransitRecord } from '@qk/store';
+import type { Core } from '../core.js';
+import type { Claims } from '../claims.js';
+import { deadLetter, failDelivery } from '../acknowledgments.js';
+import { copyHasRoom } from '../quotas.js';
+import { draftOf, place } from '../placement.js';
+import { removeMessage } from '../removal.js';
+import { recordSent } from './confirmations.js';
+import type { DeliveryOutcome, OutboundLease, OutgoingSummary } from './port-types.js';
+import { toTransit } from './transit.js';
+
+export interface OutboundDeps {
+  core: Core;
+  claims: Claims;
+  execute<T>(durable: boolean, work: () => T): Promise<T>;
+  isPaused(queue: QueueRecord): boolean;
+  offline(): boolean;
+}
+
+interface Held {
+  lease: OutboundLease;
+  messages: StoredMessage[];
+}
+
+interface Unconfirmed {
+  queueId: number;
+  /** When it is sent again. */
+  dueMs: number;
+  /** How often it was sent. */
+  sends: number;
+}
+
+/** A transaction's messages are never split across leases; this caps the one a lease may grow to. */
+const GROUP_CAP = 10_000;
+
+/** R-E4: 30 s three times, 5 min three times, 30 min three times, then every 6 h (SeqResend*Time). */
+function resendDelayMs(core: Core, sends: number): number {
+  if (sends <= 3) return core.settings.get('SeqResend13Time') * 1000;
+  if (sends <= 6) return core.settings.get('SeqResend46Time') * 1000;
+  if (sends <= 9) return core.settings.get('SeqResend79Time') * 1000;
+  return core.settings.get('SeqResend10Time') * 1000;
+}
+
+export class Outbound {
+  readonly #deps: OutboundDeps;
+  readonly #held = new Map<number, Held>();
+  readonly #unconfirmed = new Map<number, Unconfirmed>();
+  #nextLease = 1;
+
+  constructor(deps: OutboundDeps) {
+    this.#deps = deps;
+  }
+
+  /** Every outgoing queue with what can be sent now. */
+  outgoing(): OutgoingSummary[] {
+    const { core, claims } = this.#deps;
+    const now = core.clock.now();
+    const offline = this.#deps.offline();
+    const perQueue = new Map<number, { waiting: number; all: number; next: number | null }>();
+    for (const u of this.#unconfirmed.values()) {
+      const entry = perQueue.get(u.queueId) ?? { waiting: 0, all: 0, next: null };
+      entry.all += 1;
+      if (u.dueMs > now) entry.waiting += 1;
+      entry.next = entry.next === null ? u.dueMs : Math.min(entry.next, u.dueMs);
+      perQueue.set(u.queueId, entry);
+    }
+    return core.registry
+      .all()
+      .filter((q) => q.kind === 'outgoing')
+      .map((q) => {
+        const u = perQueue.get(q.id);
+        const paused = this.#deps.isPaused(q) || offline;
+        const ready = Math.max(0, core.registry.usageOf(q.id).count - claims.countIn(q.id) - (u?.waiting ?? 0));
+        return {
+          formatName: q.name,
+          destinationComputer: destinationOf(q.name),
+          ready: paused ? 0 : ready,
+          paused,
+          unconfirmed: u?.all ?? 0,
+          nextResendMs: u?.next ?? null,
+        };
+      });
+  }
+
+  /** Takes up to `maxMessages`/`maxBytes` of an outgoing queue, whole transactions, in queue order. */
+  lease(formatName: string, maxMessages: number, maxBytes: number): OutboundLease | null {
+    const { core, claims } = this.#deps;
+    const queue = core.registry.byKey('outgoing', formatName.toLowerCase());
+    if (!queue || this.#deps.isPaused(queue) || this.#deps.offline()) return null;
+    const now = core.clock.now();
+    const blocked = (m: StoredMessage): boolean => {
+      if (claims.has(m.lookupId) || m.status !== MessageStatus.READY) return true;
+      const u = this.#unconfirmed.get(m.lookupId);
+      return u !== undefined && u.dueMs > now;
+    };
+    let fetch = claims.countIn(queue.id) + this.#waitingIn(queue.id, now) + maxMessages;
+    for (;;) {
+      const candidates = core.store.messages.firstReady(queue.id, fetch).filter((m) => !blocked(m));
+      if (candidates.length === 0) return null;
+      const transit = this.#transitOf(candidates);
+      const taken: StoredMessage[] = [];
+      let bytes = 0;
+      let openGroup: string | null = null;
+      for (const m of candidates) {
+        const group = transit.get(m.lookupId)?.group ?? null;
+        const full = taken.length >= maxMessages || (taken.length > 0 && bytes + m.size > maxBytes);
+        if (full && (openGroup === null || group !== openGroup)) break;
+        taken.push(m);
+        bytes += m.size;
+        openGroup = group;
+      }
+      // The last transaction may go on past what was read: read more, unless it is already huge.
+      const cutShort = taken.length === candidates.length && openGroup !== null && fetch < GROUP_CAP;
+      if (cutShort && core.store.messages.firstReady(queue.id, fetch + 1).length > fetch) {
+        fetch = Math.min(GROUP_CAP, fetch * 2);
+        continue;
+      }
+      for (const m of taken) claims.take(m);
+      const lease: OutboundLease = {
+        id: this.#nextLease++,
+        formatName: queue.name,
+        messages: taken.map((m) => toTransit(m, transit.get(m.lookupId), now, core.identity)),
+        bytes,
+      };
+      this.#held.set(lease.id, { lease, messages: taken });
+      return lease;
+    }
+  }
+
+  /** Applies the next hop's answers, durably, then lets the messages go. */
+  async settle(lease: OutboundLease, outcomes: readonly DeliveryOutcome[]): Promise<void> {
+    const held = this.#held.get(lease.id);
+    if (!held) return;
+    this.#held.delete(lease.id);
+    const { core } = this.#deps;
+    const sent: StoredMessage[] = [];
+    const done: StoredMessage[] = [];
+    try {
+      await this.#deps.execute(
+        held.messages.some((m) => m.table === 'main'),
+        () => {
+          held.messages.forEach((m, i) => {
+            const outcome = outcomes[i] ?? { outcome: 'retry', reason: 'no answer' };
+            const sequenced = m.transactional && lease.messages[i]?.sequence != null;
+            switch (outcome.outcome) {
+              case 'accepted':
+                this.#confirm(m);
+                done.push(m);
+                return;
+              case 'duplicate':
+                if (sequenced) this.#confirm(m);
+                else this.#forward(m);
+                done.push(m);
+                return;
+              case 'stored':
+                // A routing server has it; the destination has yet to confirm (unless it did meanwhile).
+                if (sequenced && !this.#acked(lease.messages[i]?.sequence)) {
+                  sent.push(m);
+                  return;
+                }
+                if (sequenced) this.#confirm(m);
+                else this.#forward(m);
+                done.push(m);
+                return;
+              case 'refused':
+                // R-D1: the computer that could not deliver dead-letters it (and sends the NACK).
+                failDelivery(core, m, outcome.classCode);
+                this.#leave(m, 'deleted');
+                done.push(m);
+                return;
+              case 'retry':
+                return;
+            }
+          });
+        },
+      );
+    } finally {
+      this.#let(held.messages, done);
+    }
+    const now = core.clock.now();
+    for (const m of sent) {
+      const before = this.#unconfirmed.get(m.lookupId);
+      const sends = (before?.sends ?? 0) + 1;
+      this.#unconfirmed.set(m.lookupId, { queueId: m.queueId, sends, dueMs: now + resendDelayMs(core, sends) });
+    }
+  }
+
+  /** The call failed: the messages go back, to be sent again. */
+  release(lease: OutboundLease): void {
+    const held = this.#held.get(lease.id);
+    if (!held) return;
+    this.#held.delete(lease.id);
+    this.#let(held.messages, []);
+  }
+
+  /** A session came back: unconfirmed messages of these queues go again now (R-E4). */
+  resendNow(formatNames: readonly string[]): void {
+    const ids = new Set(
+      formatNames
+        .map((f) => this.#deps.core.registry.byKey('outgoing', f.toLowerCase())?.id)
+        .filter((id): id is number => id !== undefined),
+    );
+    for (const u of this.#unconfirmed.values()) if (ids.has(u.queueId)) u.dueMs = 0;
+  }
+
+  /**
+   * The destination accepted a stream through a number (R-E3): its messages still here are confirmed. Runs
+   * in a unit of work.
+   */
+  confirmThrough(stream: string, through: number): void {
+    const { core, claims } = this.#deps;
+    const out = core.store.delivery.seqOutByStream(stream);
+    if (!out) return;
+    if (through > out.acked) core.store.delivery.putSeqOut({ ...out, acked: through });
+    for (const id of core.store.delivery.inStreamThrough(stream, through)) {
+      if (claims.has(id)) continue; // in a call now: its settle sees the acknowledgment
+      const message = core.store.messages.get(id, 'main');
+      if (message) this.#confirm(message);
+    }
+  }
+
+  /** A transactional message sent from here failed on the way (a routing server says): dead-letter it here. */
+  failInTransit(messageId: string, classCode: number): void {
+    const { core, claims } = this.#deps;
+    for (const m of core.store.messages.byMessageId(messageId)) {
+      const queue = core.registry.get(m.queueId);
+      if (queue?.kind !== 'outgoing' || m.sourceMachineId !== core.identity.id || claims.has(m.lookupId)) continue;
+      // The computer that failed it sent the NACK; the source keeps the dead letter (R-D2).
+      deadLetter(core, m, classCode === MessageClass.ACK_RECEIVE ? MessageClass.NACK_BAD_DST_Q : classCode);
+      this.#leave(m, 'deleted');
+    }
+  }
+
+  /** Forgets unconfirmed entries of messages that left their queue otherwise (expired, purged). */
+  tidy(): void {
+    for (const id of this.#unconfirmed.keys())
+      if (!this.#deps.core.store.messages.get(id)) this.#unconfirmed.delete(id);
+    this.#deps.core.store.delivery.cleanupTransit();
+  }
+
+  #waitingIn(queueId: number, now: number): number {
+    let n = 0;
+    for (const u of this.#unconfirmed.values()) if (u.queueId === queueId && u.dueMs > now) n += 1;
+    return n;
+  }
+
+  #transitOf(messages: readonly StoredMessage[]): Map<number, TransitRecord> {
+    const { delivery } = this.#deps.core.store;
+    const main = delivery.transitOf(
+      'main',
+      messages.filter((m) => m.table === 'main').map((m) => m.lookupId),
+    );
+    const mem = delivery.transitOf(
+      'mem',
+      messages.filter((m) => m.table === 'mem').map((m) => m.lookupId),
+    );
+    for (const [id, t] of mem) main.set(id, t);
+    return main;
+  }
+
+  #acked(sequence: { stream: string; number: number } | null | undefined): boolean {
+    if (!sequence) return false;
+    const out = this.#deps.core.store.delivery.seqOutByStream(sequence.stream);
+    return out !== undefined && sequence.number <= out.acked;
+  }
+
+  /** The next hop stored a nontransactional message: it leaves; R-J1 source-journal copy when it was sent from here. */
+  #forward(m: StoredMessage): void {
+    const { core } = this.#deps;
+    this.#leave(m, 'forwarded');
+    if ((m.journal & 2) !== 0 && m.sourceMachineId === core.identity.id) journalCopy(core, m);
+  }
+
+  /** The destination confirmed a transactional message: it leaves; R-J4 copy; kept for its final confirmation. */
+  #confirm(m: StoredMessage): void {
+    const { core } = this.#deps;
+    const queue = core.registry.get(m.queueId);
+    this.#leave(m, 'forwarded');
+    this.#unconfirmed.delete(m.lookupId);
+    if (m.sourceMachineId !== core.identity.id) return; // a routing server keeps nothing (R-J4, R-D2)
+    if ((m.journal & 2) !== 0) journalCopy(core, m);
+    recordSent(core, m, queue?.nameKey ?? m.destQueue.toLowerCase());
+  }
+
+  #leave(m: StoredMessage, reason: MessageRemovalReason): void {
+    removeMessage(this.#deps.core, m, reason);
+    this.#deps.core.store.delivery.removeTransit(m.table, [m.lookupId]);
+    const id = m.lookupId;
+    this.#deps.core.effects.afterCommit(() => this.#unconfirmed.delete(id));
+  }
+
+  /** Ends the claims; a purge or deletion that came meanwhile removes what is still there (R-P2). */
+  #let(messages: readonly StoredMessage[], done: readonly StoredMessage[]): void {
+    const { core, claims } = this.#deps;
+    const gone = new Set(done.map((m) => m.lookupId));
+    const owed: { message: StoredMessage; reason: MessageRemovalReason }[] = [];
+    for (const m of messages) {
+      const reason = claims.release(m.lookupId);
+      if (reason && !gone.has(m.lookupId)) owed.push({ message: m, reason });
+      else if (!gone.has(m.lookupId)) core.wake(m.queueId);
+    }
+    if (owed.length === 0) return;
+    void this.#deps
+      .execute(
+        owed.some((o) => o.message.table === 'main'),
+        () => {
+          for (const { message, reason } of owed) {
+            const current = core.store.messages.get(message.lookupId);
+            if (current) removeMessage(core, current, reason);
+          }
+        },
+      )
+      .catch(() => undefined);
+  }
+}
+
+/** A copy in the computer journal, where the source keeps what it sent (R-J1, R-J4; dropped when full, R-J5). */
+function journalCopy(core: Core, m: StoredMessage): void {
+  const journal = core.registry.system('JOURNAL');
+  if (copyHasRoom(core, journal, m.size)) place(core, draftOf(m), journal);
+}
+
+function destinationOf(formatName: string): string {
+  const match = /^DIRECT=(?:OS|TCP):([^\\]+)\\/i.exec(formatName);
+  return match?.[1] ?? '';
+}

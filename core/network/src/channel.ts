@@ -1,0 +1,29 @@
+/**
+ * The call channel a session runs on: one TLS socket carrying core/rpc's call protocol. Sessions see only
+ * this interface; rpc-link.ts makes it from core/rpc, so the protocol is the one every connection uses.
+ */
+import type { TLSSocket } from 'node:tls';
+import type { Envelope } from '@qk/api';
+import type { NetworkLog } from './log.js';
+
+/** The caller's end: calls with an envelope each (never a rejection). */
+export interface PeerChannel {
+  call(op: string, input: unknown, signal?: AbortSignal): Promise<Envelope<unknown>>;
+  /** Ends the connection; calls not answered fail. */
+  close(reason: string): void;
+  /** Settles with the reason once the connection has ended, whoever ended it. */
+  readonly closed: Promise<string>;
+}
+
+/** The listener's end: one answer per call. */
+export interface PeerCallHandler {
+  call(op: string, input: unknown, signal: AbortSignal): Promise<Envelope<unknown>>;
+  /** The connection ended. */
+  closed(reason: string): void;
+}
+
+/** Makes both ends on a socket whose peer is already verified. */
+export interface ChannelFactory {
+  client(socket: TLSSocket, log: NetworkLog): PeerChannel;
+  serve(socket: TLSSocket, handler: PeerCallHandler, log: NetworkLog): void;
+}

@@ -1,0 +1,95 @@
+/**
+ * Frames of the call protocol over a byte stream (the peer link's TLS socket): each frame is a 4-byte
+ * big-endian length and that many bytes of UTF-8 JSON text. This is the transport core/rpc asks of a
+ * connection (send resolves once written; backpressure by pausing the socket); a frame larger than the limit
+ * ends the connection rather than the process's memory.
+ */
+import type { Socket } from 'node:net';
+
+/** What the call protocol needs of a connection (core/rpc's FrameTransport), plus where its frames go. */
+export interface FrameConnection {
+  send(text: string): Promise<void>;
+  bufferedBytes(): number;
+  setReading(reading: boolean): void;
+  close(code: number, reason: string): void;
+  attach(sink: { frame(text: string): void; closed(reason?: string): void }): void;
+}
+
+/** 64 MB: the largest reply core/rpc allows (48 MB) with room for the frame around it. */
+export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
+const HEADER = 4;
+
+/** Wraps a connected socket; call `attach` once to start receiving frames. */
+export function frameSocket(socket: Socket, maxFrameBytes = MAX_FRAME_BYTES): FrameConnection {
+  let sink: { frame(text: string): void; closed(reason?: string): void } | undefined;
+  let chunks: Buffer[] = [];
+  let buffered = 0;
+  let closedReason: string | undefined;
+  let ended = false;
+
+  const finish = (reason: string): void => {
+    if (ended) return;
+    ended = true;
+    closedReason ??= reason;
+    sink?.closed(closedReason);
+  };
+
+  const onData = (data: Buffer): void => {
+    chunks.push(data);
+    buffered += data.length;
+    while (buffered >= HEADER) {
+      const head = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      chunks = [head];
+      const length = head.readUInt32BE(0);
+      if (length > maxFrameBytes) {
+        closedReason = `a frame of ${length} bytes is larger than the ${maxFrameBytes} allowed`;
+        socket.destroy();
+        return;
+      }
+      if (head.length < HEADER + length) return;
+      const text = head.toString('utf8', HEADER, HEADER + length);
+      const rest = head.subarray(HEADER + length);
+      chunks = rest.length > 0 ? [rest] : [];
+      buffered = rest.length;
+      try {
+        sink?.frame(text);
+      } catch {
+        // A sink's failure is its own to log; the stream goes on.
+      }
+      if (socket.destroyed) return;
+    }
+  };
+
+  return {
+    send: (text) =>
+      new Promise<void>((resolve, reject) => {
+        if (socket.destroyed || !socket.writable) return reject(new Error('the peer connection is closed'));
+        const body = Buffer.from(text, 'utf8');
+        const header = Buffer.allocUnsafe(HEADER);
+        header.writeUInt32BE(body.length, 0);
+        socket.write(header);
+        // The callback runs once the frame is handed to the kernel (or the socket failed).
+        socket.write(body, (error) => (error ? reject(error) : resolve()));
+      }),
+    bufferedBytes: () => socket.writableLength,
+    setReading: (reading) => {
+      if (reading) socket.resume();
+      else socket.pause();
+    },
+    close: (_code, reason) => {
+      closedReason ??= reason;
+      socket.end();
+      // A peer that never reads must not keep the socket: give the FIN a moment, then cut.
+      setTimeout(() => socket.destroy(), 2_000).unref();
+    },
+    attach(target) {
+      sink = target;
+      socket.on('data', onData);
+      socket.on('error', (error) => {
+        closedReason ??= error.message;
+      });
+      socket.on('close', () => finish('the peer connection closed'));
+      if (socket.destroyed) finish('the peer connection closed');
+    },
+  };
+}

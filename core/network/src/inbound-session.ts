@@ -1,0 +1,74 @@
+/**
+ * The listener's end of a session with one trusted peer (docs/network.md): the first call must be its hello,
+ * with the name trusted for the certificate it showed; then deliveries and control items, each answered only
+ * once what was stored is durable.
+ */
+import { isPeerLinkOperation, PEER_PROTOCOL_VERSION, peerLinkOperations, toErrorBody, type Envelope } from '@qk/api';
+import type { ComputerRef, NetworkPort, StoredPeer } from '@qk/engine';
+import { QkError } from '@qk/model';
+import type { PeerCallHandler } from './channel.js';
+import type { NetworkLog } from './log.js';
+import { fromWire } from './wire.js';
+
+export interface InboundDeps {
+  self: ComputerRef;
+  routing: boolean;
+  log: NetworkLog;
+  port(): NetworkPort;
+  /** MSMQ's offline mode: no delivery is accepted. */
+  offline(): boolean;
+  /** The peer said hello: the session is up. */
+  opened(peer: StoredPeer, from: ComputerRef): void;
+  closed(peer: StoredPeer): void;
+}
+
+/** The handler of one inbound connection from `peer` (already trusted by its fingerprint). */
+export function inboundHandler(peer: StoredPeer, deps: InboundDeps): PeerCallHandler {
+  let from: ComputerRef | null = null;
+  const answer = async (op: string, input: unknown): Promise<unknown> => {
+    if (!isPeerLinkOperation(op)) throw new QkError('INVALID_PARAMETER', `'${op}' is not a peer-link operation.`);
+    if (deps.offline())
+      throw new QkError('SERVICE_NOT_AVAILABLE', `${deps.self.name} is offline (qk service disconnect).`);
+    if (op === 'peerHello') {
+      const hello = peerLinkOperations.peerHello.input.parse(input);
+      if (hello.protocol !== PEER_PROTOCOL_VERSION)
+        throw new QkError(
+          'INVALID_PARAMETER',
+          `Peer protocol ${hello.protocol} is not ${PEER_PROTOCOL_VERSION}; update Queuekeeper on both computers.`,
+        );
+      if (hello.name.toLowerCase() !== peer.name.toLowerCase()) {
+        deps.log.warn(
+          { peer: peer.name, claimed: hello.name },
+          'peer refused: its certificate is trusted for another computer name',
+        );
+        throw new QkError('ACCESS_DENIED', `This certificate is trusted as '${peer.name}', not '${hello.name}'.`);
+      }
+      from = { name: peer.name, id: hello.id };
+      deps.opened(peer, from);
+      return { protocol: PEER_PROTOCOL_VERSION, name: deps.self.name, id: deps.self.id, routing: deps.routing };
+    }
+    if (!from) throw new QkError('ACCESS_DENIED', 'Say hello first (peerHello).');
+    if (op === 'peerDeliver') {
+      const { messages } = peerLinkOperations.peerDeliver.input.parse(input);
+      const outcomes = await deps.port().deliver(from, messages.map(fromWire), deps.routing);
+      return { outcomes };
+    }
+    const { items } = peerLinkOperations.peerControl.input.parse(input);
+    await deps.port().receiveControl(items, deps.routing);
+    return {};
+  };
+  return {
+    async call(op, input): Promise<Envelope<unknown>> {
+      try {
+        return { ok: true, value: await answer(op, input) };
+      } catch (error) {
+        const body = toErrorBody(error);
+        if (body.code === 'INTERNAL') deps.log.error({ peer: peer.name, op, error: body.message }, 'peer call failed');
+        return { ok: false, error: body };
+      }
+    },
+    closed() {
+      if (from) deps.closed(peer);
+    },
+  };
+}
