@@ -174,6 +174,18 @@ describe('R-S1 a subqueue opened by naming it lasts as long as the call', () => 
     expect(subqueuePaths()).toEqual([]);
   });
 
+  test('a receive that waited on a missing subqueue and timed out leaves nothing behind (a refused call changes nothing)', async () => {
+    const receiving = h.qm.receive({ path: POISON, timeoutMs: 5 });
+    const peeking = h.qm.peek({ path: RETRY, timeoutMs: 5 });
+    await afterCall();
+    expect(subqueuePaths().sort()).toEqual([POISON, RETRY]);
+    h.clock.advance(10);
+    await expect(receiving).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
+    await expect(peeking).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
+    await afterCall();
+    expect(subqueuePaths()).toEqual([]);
+  });
+
   test('a receive waiting on a subqueue keeps it open, and a move into it wakes that receive', async () => {
     await h.qm.send(Q, { body: 'bad' });
     const waiting = h.qm.receive({ path: POISON, timeoutMs: 5_000 });
