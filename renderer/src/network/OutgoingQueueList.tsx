@@ -24,12 +24,12 @@ interface Column {
 }
 
 const columns: Column[] = [
-  { id: 'formatName', header: 'Format name', width: 250, cell: (o) => o.formatName },
-  { id: 'state', header: 'State', width: 124, cell: (o) => outgoingStateText[o.state] },
-  { id: 'nextHop', header: 'Next hop', width: 84, cell: (o) => o.nextHop ?? '' },
+  { id: 'formatName', header: 'Format name', width: 236, cell: (o) => o.formatName },
+  { id: 'state', header: 'State', width: 140, cell: (o) => outgoingStateText[o.state] },
+  { id: 'nextHop', header: 'Next hop', width: 80, cell: (o) => o.nextHop ?? '' },
   { id: 'messages', header: 'Messages', width: 72, right: true, cell: (o) => formatCount(o.messageCount) },
   { id: 'bytes', header: 'Size', width: 64, right: true, cell: (o) => formatBytes(o.bytes) },
-  { id: 'unconfirmed', header: 'Unconfirmed', width: 88, right: true, cell: (o) => formatCount(o.unconfirmedCount) },
+  { id: 'unconfirmed', header: 'Unconfirmed', width: 96, right: true, cell: (o) => formatCount(o.unconfirmedCount) },
   { id: 'lastError', header: 'Last error', width: 360, cell: (o) => o.lastError ?? '' },
   { id: 'lastConnected', header: 'Last connected', width: 150, cell: (o) => formatTime(o.lastConnectedTime) },
 ];
@@ -142,6 +142,7 @@ export function OutgoingQueueList({ computer, caption }: { computer: string; cap
               <div
                 key={c.id}
                 role="gridcell"
+                data-column={c.id}
                 className={`grid-cell align-${c.right ? 'right' : 'left'}${c.id === 'state' ? ` outgoing-state state-${o.state}` : ''}`}
                 style={{ width: c.width }}
                 title={c.id === 'lastError' || c.id === 'formatName' ? c.cell(o) : undefined}
