@@ -57,6 +57,15 @@ function paste(store: AppStore, state: AppState, computer: string, path: string)
   ];
 }
 
+/** Walk with a cursor (R-C2): peek, next, receive, as an application walks a queue. */
+function walkCursor(store: AppStore, computer: string, path: string): ActionItem {
+  return {
+    id: 'walkCursor',
+    label: 'Walk with a cursor…',
+    run: () => store.getState().openDialog({ kind: 'cursor', computer, path }),
+  };
+}
+
 /** The actions of a tree node. */
 export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): ActionItem[] {
   const s = store.getState;
@@ -112,6 +121,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
           : []),
         { id: 'import', label: 'Import messages…', run: () => s().openDialog({ kind: 'import', computer, path }) },
         exportAll(store, computer, path),
+        walkCursor(store, computer, path),
         {
           id: 'queueProperties',
           label: 'Properties',
@@ -165,6 +175,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
       }
       if (ref.kind !== 'queue')
         items.push(exportAll(store, computer, ref.kind === 'journalMessages' ? `${path}\\JOURNAL$` : path));
+      if (ref.kind === 'queueMessages') items.push(walkCursor(store, computer, path));
       items.push({
         id: 'queueProperties',
         label: 'Properties',
@@ -180,6 +191,17 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
         });
       items.push(refresh);
       return items;
+    }
+    case 'subqueue': {
+      // R-S*: a subqueue is browsed, purged and walked like its queue; messages enter it by MoveMessage only.
+      const path = ref.path ?? '';
+      const count = queueOf(state, computer, path)?.messageCount ?? 0;
+      return [
+        { id: 'purge', label: 'Purge…', run: () => confirmPurge(store, computer, path, count, nodeCaption(ref, '')) },
+        walkCursor(store, computer, path),
+        exportAll(store, computer, path),
+        refresh,
+      ];
     }
     default:
       return [refresh];

@@ -5,7 +5,15 @@ import { formatBytes, formatCount } from '../format/format.js';
 import { isFilterActive } from '../message-list/list-query.js';
 import { samePath } from '../store/shared.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
-import { groupQueues, nodeCaption, nodeId, parseNodeId, type NodeKind, type NodeRef } from '../tree/tree-model.js';
+import {
+  groupQueues,
+  nodeCaption,
+  nodeId,
+  parseNodeId,
+  subqueueName,
+  type NodeKind,
+  type NodeRef,
+} from '../tree/tree-model.js';
 import { isDeadLetterPath } from '../commands/node-actions.js';
 import { FilterBar } from '../message-list/FilterBar.js';
 import { ClassSummary } from '../traffic/ClassSummary.js';
@@ -31,7 +39,11 @@ export function ResultPane() {
   if (!selected) return <div className="result-pane" />;
   const ref = parseNodeId(selected);
   const caption = nodeCaption(ref, computerName);
-  const isMessages = ref.kind === 'queueMessages' || ref.kind === 'journalMessages' || ref.kind === 'systemQueue';
+  const isMessages =
+    ref.kind === 'queueMessages' ||
+    ref.kind === 'journalMessages' ||
+    ref.kind === 'systemQueue' ||
+    ref.kind === 'subqueue';
   return (
     <section className="result-pane" aria-label={caption}>
       <ResultHeader refNode={ref} caption={caption} isMessages={isMessages} />
@@ -171,6 +183,12 @@ function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string })
               label: 'Journal messages',
               count: queue?.journalMessageCount ?? 0,
             },
+            ...(grouped.subqueues[(refNode.path ?? '').toLowerCase()] ?? []).map((sub) => ({
+              id: nodeId(c, 'subqueue', sub.path),
+              kind: 'subqueue' as const,
+              label: `Subqueue ${subqueueName(sub.path)}`,
+              count: sub.messageCount,
+            })),
           ]}
           countLabel="Messages"
         />

@@ -73,7 +73,10 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
       coalesce(get, `queues:${computer}`, QUEUES_MS, () =>
         inBackground(get, 'List queues', get().refreshQueues(computer)),
       );
-      if (event.type === 'queueDeleted' && listShowsQueueOrJournal(get, computer, event.path)) refreshList();
+      if (event.type === 'queueDeleted') {
+        get().leaveDeletedQueue(computer, event.path);
+        if (listShowsQueueOrJournal(get, computer, event.path)) refreshList();
+      }
       refreshStatus();
       return;
     case 'queueChanged': {
