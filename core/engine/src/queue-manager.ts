@@ -879,7 +879,7 @@ class QueueManager implements QueueManagerApi {
   /** A queue of this computer (a subqueue opens on first use, R-S1), or the outgoing queue of a remote one. */
   private resolveExisting(path: string): QueueRecord {
     return resolveExisting(this.core, path, (parent, name) => {
-      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name));
+      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name, false));
       this.maintenance.subqueueOpened(subqueue);
       return subqueue;
     });
