@@ -50,6 +50,12 @@ class CursorTable {
     return cursor;
   }
 
+  /** True when a cursor is open on the queue: it is an open handle, which keeps a subqueue (R-S1). */
+  isOpenOn(queueId: number): boolean {
+    for (const cursor of this.cursors.values()) if (cursor.queueId === queueId) return true;
+    return false;
+  }
+
   close(id: string): void {
     if (!this.cursors.delete(id)) throw new QkError('INVALID_HANDLE', `There is no open cursor '${id}'.`);
   }
@@ -180,6 +186,11 @@ export class CursorOperations {
 
   close(id: string): void {
     this.table.close(id);
+  }
+
+  /** True when a cursor is open on the queue (R-S1: an open handle keeps a subqueue). */
+  isOpenOn(queueId: number): boolean {
+    return this.table.isOpenOn(queueId);
   }
 
   /** Closes the cursors nobody used for CURSOR_IDLE_MS. */

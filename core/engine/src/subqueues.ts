@@ -109,12 +109,15 @@ const IDLE_SUBQUEUE_MS = 10_000;
 export class IdleSubqueues {
   private readonly emptySince = new Map<number, number>();
 
+  /** `hasOpenCursor`: an application cursor on a subqueue is an open handle, which keeps it (R-S1). */
+  constructor(private readonly hasOpenCursor: (queueId: number) => boolean) {}
+
   /** Runs on the timer tick. */
   sweep(ctx: EngineContext, nowMs: number): void {
     const { core } = ctx;
     const idle: QueueRecord[] = [];
     for (const q of core.registry.allSubqueues()) {
-      if (!isUnused(ctx, q)) {
+      if (!this.isUnused(ctx, q)) {
         this.emptySince.delete(q.id);
         continue;
       }
@@ -132,8 +135,17 @@ export class IdleSubqueues {
    * refused call changes nothing.
    */
   dropIfUnused(ctx: EngineContext, queue: QueueRecord): void {
-    if (ctx.core.registry.get(queue.id) !== queue || !isUnused(ctx, queue)) return;
+    if (ctx.core.registry.get(queue.id) !== queue || !this.isUnused(ctx, queue)) return;
     this.remove(ctx, [queue]);
+  }
+
+  private isUnused(ctx: EngineContext, queue: QueueRecord): boolean {
+    return (
+      ctx.core.registry.usageOf(queue.id).count === 0 &&
+      !ctx.waiters.has(queue.id) &&
+      ctx.claims.countIn(queue.id) === 0 &&
+      !this.hasOpenCursor(queue.id)
+    );
   }
 
   private remove(ctx: EngineContext, queues: QueueRecord[]): void {
@@ -149,10 +161,4 @@ export class IdleSubqueues {
     }
     for (const path of paths) core.emit({ type: 'queueDeleted', path });
   }
-}
-
-function isUnused(ctx: EngineContext, queue: QueueRecord): boolean {
-  return (
-    ctx.core.registry.usageOf(queue.id).count === 0 && !ctx.waiters.has(queue.id) && ctx.claims.countIn(queue.id) === 0
-  );
 }

@@ -183,4 +183,15 @@ describe('R-S1 a subqueue opened by naming it lasts as long as the call', () => 
     await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);
     await expect(waiting).resolves.toMatchObject({ body: 'bad', moveCount: 1 });
   });
+
+  test('a cursor open on a subqueue is an open handle: the subqueue stays and the cursor sees a message moved in', async () => {
+    const cursor = h.qm.openCursor(POISON);
+    await afterCall();
+    expect(subqueuePaths()).toEqual([POISON]);
+    await h.qm.send(Q, { body: 'later' });
+    const [m] = h.qm.browse({ path: Q }).messages;
+    await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);
+    await expect(h.qm.cursorPeek({ cursor })).resolves.toMatchObject({ body: 'later', moveCount: 1 });
+    h.qm.closeCursor(cursor);
+  });
 });
