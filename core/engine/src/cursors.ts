@@ -117,7 +117,9 @@ async function locate(
 ): Promise<StoredMessage> {
   const { core } = ctx;
   const deadline = core.clock.now() + timeoutMs;
-  const found = action === 'current' ? currentOf(ctx, cursor, queue) : nextFree(ctx, queue, cursor.at);
+  const look = (): StoredMessage | null =>
+    action === 'current' ? currentOf(ctx, cursor, queue) : nextFree(ctx, queue, cursor.at);
+  const found = look();
   if (found) return found;
   for (;;) {
     const watermark = core.sequences.lastLookupId();
@@ -133,6 +135,10 @@ async function locate(
       .find((c) => !ctx.claims.has(c.lookupId));
     const m = arrived ? core.store.messages.rows([arrived])[0] : undefined;
     if (m) return m;
+    // A message moved in from its queue or a sibling subqueue (R-S3) keeps its older lookup ID, so it is not
+    // "since" the watermark: look again from the cursor's position.
+    const moved = look();
+    if (moved) return moved;
   }
 }
 

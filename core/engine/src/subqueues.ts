@@ -70,7 +70,7 @@ export async function moveWithinFamily(
       'MESSAGE_LOCKED_UNDER_TRANSACTION',
       `Message ${lookupId} is held by a receive that has not ended.`,
     );
-  await ctx.holding([message], () =>
+  const movedTo = await ctx.holding([message], () =>
     ctx.execute(message.table === 'main', () => {
       const to = core.registry.get(target.id) ?? createSubqueue(core, core.registry.ownerOf(target), target.name);
       const now = core.clock.now();
@@ -93,10 +93,12 @@ export async function moveWithinFamily(
         core.touched(to.id);
         core.emit({ type: 'messageRemoved', path: fromPath, lookupId, reason: 'moved' });
         core.emit({ type: 'messageArrived', path: toPath, lookupId, id: message.msgId, classCode: message.classCode });
-        core.wake(to.id, message);
       });
+      return to;
     }),
   );
+  // Only now is the message free to take: a receive or cursor woken while the move still held it would skip it.
+  core.wake(movedTo.id, message);
 }
 
 /** How long an empty, unused subqueue stays before it goes: a console looking at it is "an open handle". */

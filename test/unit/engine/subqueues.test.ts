@@ -189,9 +189,10 @@ describe('R-S1 a subqueue opened by naming it lasts as long as the call', () => 
     await afterCall();
     expect(subqueuePaths()).toEqual([POISON]);
     await h.qm.send(Q, { body: 'later' });
+    const waiting = h.qm.cursorPeek({ cursor, timeoutMs: 5_000 });
     const [m] = h.qm.browse({ path: Q }).messages;
     await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);
-    await expect(h.qm.cursorPeek({ cursor })).resolves.toMatchObject({ body: 'later', moveCount: 1 });
+    await expect(waiting).resolves.toMatchObject({ body: 'later', moveCount: 1 });
     h.qm.closeCursor(cursor);
   });
 });
