@@ -170,6 +170,20 @@ describe.concurrent('qk export and qk import', () => {
     expect(copied.total).toBe(count);
   });
 
+  test('qk import --as-new sends each message anew from this computer: new ID, class NORMAL, same label and body, sent now', async () => {
+    const { q, svc } = file;
+    const [src, dst] = await Promise.all([q.newQueue('ex-new'), q.newQueue('ex-new-copy')]);
+    const id = await q.send(src, '--label', 'once more', '--body', 'same body', '--ttbr', '3600');
+    const out = join(folder, 'as-new.jsonl');
+    ok(await svc.qk('export', src, out));
+    const beforeImport = Date.now();
+    expect(ok(await svc.qk<{ imported: number }>('import', dst, out, '--as-new'))).toEqual({ imported: 1 });
+    const [copy] = await q.messages(dst);
+    expect(copy).toMatchObject({ class: 'NORMAL', label: 'once more', body: 'same body' });
+    expect(copy?.id).not.toBe(id);
+    expect(Date.parse(copy?.sentTime ?? '')).toBeGreaterThanOrEqual(beforeImport - 250);
+  });
+
   test('an import the queue cannot take (transactional type) is refused and stores nothing', async () => {
     const { q, svc } = file;
     const [src, tx] = await Promise.all([q.newQueue('ex-plain'), q.newQueue('ex-tx', '--transactional')]);
