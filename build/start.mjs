@@ -4,16 +4,16 @@
 // with a one-time link (http://127.0.0.1:PORT/#code=…, valid once, for a minute) — never the token, never a
 // dead end. Ctrl+C stops it cleanly.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openConsoleWindow } from './console-window.mjs';
 import { desktopApp } from './electron-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_PORT = 8185;
-const CHROMIUM = '/usr/bin/chromium';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function say(line) {
@@ -82,66 +82,6 @@ async function consoleLink(serviceUrl, dataDir) {
   return envelope.value.url;
 }
 
-/** How long Chromium may take to fail on its sandbox before it counts as started. */
-const SANDBOX_CHECK_MS = 5_000;
-
-/**
- * Opens the console in Chromium with its sandbox. Chromium refuses to start sandboxed as root (and where the
- * kernel denies it user namespaces): only then is it started again with --no-sandbox, after a line saying why.
- */
-function openWindow(url, onExit) {
-  if (!process.env.DISPLAY || !existsSync(CHROMIUM)) return null;
-  const args = [
-    `--app=${url}`,
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ];
-  const handle = { browser: null, kill: (signal) => handle.browser?.kill(signal) };
-  const launch = (sandboxed) => {
-    const profile = mkdtempSync(join(tmpdir(), 'queuekeeper-chromium-'));
-    const extra = sandboxed ? [] : ['--no-sandbox', '--test-type'];
-    const browser = spawn(CHROMIUM, [...args, `--user-data-dir=${profile}`, ...extra], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    handle.browser = browser;
-    const started = Date.now();
-    let stderr = '';
-    browser.stderr.setEncoding('utf8').on('data', (chunk) => {
-      if (stderr.length < 64_000) stderr += chunk;
-    });
-    browser.on('error', () => undefined);
-    browser.on('exit', (code) => {
-      rmSync(profile, { recursive: true, force: true });
-      const refusedSandbox =
-        sandboxed && code !== 0 && Date.now() - started < SANDBOX_CHECK_MS && /sandbox/i.test(stderr);
-      if (!refusedSandbox) return onExit?.();
-      const why =
-        process.getuid?.() === 0
-          ? 'Chromium will not run sandboxed as root'
-          : `Chromium could not start its sandbox here (${
-              stderr
-                .split('\n')
-                .find((l) => /sandbox/i.test(l))
-                ?.trim() ?? 'no reason given'
-            })`;
-      say(`${why}: opening the console with --no-sandbox. Run npm start as a normal user to keep the sandbox.`);
-      // The first window may have taken the link's one-time code: ask for a fresh one.
-      Promise.resolve(handle.retryUrl?.() ?? url).then(
-        (fresh) => {
-          args[0] = `--app=${fresh}`;
-          launch(false);
-        },
-        () => launch(false),
-      );
-    });
-  };
-  launch(true);
-  return handle;
-}
-
 function runElectron(binary) {
   const child = spawn(binary, [root], { cwd: root, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
@@ -186,7 +126,7 @@ async function runInBrowser() {
     const link = await consoleLink(running.url, dataDir);
     say(`A service already runs at ${running.url} (${tokenNote}).`);
     say(`Console: ${link} (one-time link; \`node bin/qk.mjs console --data ${dataDir}\` makes another)`);
-    const browser = openWindow(link, () => process.exit(0));
+    const browser = openConsoleWindow(link, { say, onExit: () => process.exit(0) });
     if (browser) browser.retryUrl = () => consoleLink(running.url, dataDir);
     return;
   }
@@ -208,7 +148,7 @@ async function runInBrowser() {
   const link = await consoleLink(service.url, dataDir);
   say(`Serving the console at ${service.url} (${tokenNote}).`);
   say(`Console: ${link} (one-time link; \`node bin/qk.mjs console --data ${dataDir}\` makes another)`);
-  browser = openWindow(link);
+  browser = openConsoleWindow(link, { say });
   if (browser) browser.retryUrl = () => consoleLink(service.url, dataDir);
 }
 

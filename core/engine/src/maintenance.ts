@@ -40,7 +40,11 @@ export class Maintenance {
     if (queue.kind === 'outgoing') this.outgoingActivity.set(queue.id, nowMs);
   }
 
-  /** A call opened a subqueue by naming it: once the call is over, it goes again if nothing uses it (R-S1). */
+  /**
+   * A call opened a subqueue by naming it: once the call is over, it goes again if nothing uses it (R-S1) —
+   * without a queueCreated/queueDeleted pair, as far as any watcher can tell it never existed — or, kept by a
+   * waiting receive or a move, it is announced then.
+   */
   subqueueOpened(queue: QueueRecord): void {
     // setImmediate runs after the call's synchronous part and its reply, before the next request is read; a
     // receive that waits on the subqueue registers its waiter first, and keeps it.

@@ -675,7 +675,12 @@ class QueueManager implements QueueManagerApi {
     if (remaining <= 0 || this.closed) {
       throw new QkError('IO_TIMEOUT', `No message arrived in '${this.registry.pathOf(queue)}' within the timeout.`);
     }
-    await this.waiters.wait(queue.id, remaining, signal, kind);
+    try {
+      await this.waiters.wait(queue.id, remaining, signal, kind);
+    } finally {
+      // R-S1: a subqueue that only this wait kept goes once the call is over (a wait that timed out left it empty).
+      if (queue.kind === 'subqueue') this.maintenance.subqueueOpened(queue);
+    }
     if (!this.registry.get(queue.id))
       throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
   }
@@ -875,7 +880,7 @@ class QueueManager implements QueueManagerApi {
   /** A queue of this computer (a subqueue opens on first use, R-S1), or the outgoing queue of a remote one. */
   private resolveExisting(path: string): QueueRecord {
     return resolveExisting(this.core, path, (parent, name) => {
-      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name));
+      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name, false));
       this.maintenance.subqueueOpened(subqueue);
       return subqueue;
     });

@@ -11,8 +11,12 @@ import { newQueueRecord } from './queue-admin.js';
 
 const isApplicationQueue = (q: QueueRecord): boolean => q.kind === 'private' || q.kind === 'public';
 
-/** Creates a subqueue of `parent` (R-S1); it has no properties of its own (R-S4). Runs inside a unit of work. */
-export function createSubqueue(core: Core, parent: QueueRecord, name: string): QueueRecord {
+/**
+ * Creates a subqueue of `parent` (R-S1); it has no properties of its own (R-S4). Runs inside a unit of work.
+ * `announce: false` leaves out queueCreated: a subqueue opened only by naming it is transient until the call
+ * is over (Maintenance.subqueueOpened announces it if it stays).
+ */
+export function createSubqueue(core: Core, parent: QueueRecord, name: string, announce = true): QueueRecord {
   if (!isApplicationQueue(parent))
     throw new QkError('ILLEGAL_QUEUE_PATHNAME', 'Only application queues have subqueues (R-S5).');
   if (name.length > Limits.MAX_SUBQUEUE_NAME_LENGTH)
@@ -30,7 +34,7 @@ export function createSubqueue(core: Core, parent: QueueRecord, name: string): Q
   });
   core.registry.add(queue);
   core.effects.onRollback(() => core.registry.remove(queue));
-  core.effects.afterCommit(() => core.emit({ type: 'queueCreated', path: core.registry.pathOf(queue) }));
+  if (announce) core.effects.afterCommit(() => core.emit({ type: 'queueCreated', path: core.registry.pathOf(queue) }));
   return queue;
 }
 
@@ -137,8 +141,9 @@ export class IdleSubqueues {
    * refused call changes nothing.
    */
   dropIfUnused(ctx: EngineContext, queue: QueueRecord): void {
-    if (ctx.core.registry.get(queue.id) !== queue || !this.isUnused(ctx, queue)) return;
-    this.remove(ctx, [queue]);
+    if (ctx.core.registry.get(queue.id) !== queue) return;
+    if (this.isUnused(ctx, queue)) this.remove(ctx, [queue], false);
+    else ctx.core.emit({ type: 'queueCreated', path: ctx.core.registry.pathOf(queue) });
   }
 
   private isUnused(ctx: EngineContext, queue: QueueRecord): boolean {
@@ -150,7 +155,8 @@ export class IdleSubqueues {
     );
   }
 
-  private remove(ctx: EngineContext, queues: QueueRecord[]): void {
+  /** `announced: false` — a transient subqueue nobody was told about goes without a queueDeleted either. */
+  private remove(ctx: EngineContext, queues: QueueRecord[], announced = true): void {
     if (queues.length === 0) return;
     const { core } = ctx;
     const paths = queues.map((q) => core.registry.pathOf(q));
@@ -161,6 +167,6 @@ export class IdleSubqueues {
       core.registry.remove(q);
       this.emptySince.delete(q.id);
     }
-    for (const path of paths) core.emit({ type: 'queueDeleted', path });
+    if (announced) for (const path of paths) core.emit({ type: 'queueDeleted', path });
   }
 }

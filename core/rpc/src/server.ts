@@ -340,6 +340,10 @@ class RpcServerConnection implements FrameSink {
       await sending;
     } catch (error) {
       this.#log.info({ ...this.#context(), ...describeFailure(error) }, 'a frame could not be sent');
+      // A transport fails a send only once its connection is gone. Its close may be reported later, after its
+      // buffer has emptied: calls waiting for room must not take that for a reader catching up and commit
+      // removals whose replies can no longer leave. So the connection counts as closed from here.
+      this.closed('a frame could not be sent');
       throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
     } finally {
       this.#adjustReading();

@@ -69,6 +69,23 @@ export function confirmDeleteSelected(store: AppStore): void {
   });
 }
 
+/** Reject the selected messages (R-S8): they leave the queue and their senders may be told. */
+export function confirmReject(store: AppStore, count: number): void {
+  const target = store.getState().target;
+  if (!target || count === 0) return;
+  store.getState().openDialog({
+    kind: 'confirm',
+    title: 'Reject messages',
+    text: `Reject ${messagesWord(count)} of ${target.path}?`,
+    details: [
+      'Rejected messages leave the queue; senders that asked for negative receive acknowledgments get NACK_RECEIVE_REJECTED (0xC004).',
+    ],
+    confirmLabel: 'Reject',
+    destructive: true,
+    onConfirm: () => attempt(store, 'Reject messages', () => store.getState().rejectSelected()),
+  });
+}
+
 /**
  * Restart Message Queuing: first asks the service what a restart would lose now (express messages are kept
  * in memory only, R-V1), then asks the administrator with that count. When the count cannot be read the

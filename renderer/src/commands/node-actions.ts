@@ -7,6 +7,7 @@ import { classifyQueue, nodeCaption, queueShortName, type NodeRef } from '../tre
 import { attempt, type ActionItem } from './action-item.js';
 import { downloadText } from './download.js';
 import { confirmDeleteQueue, confirmPurge, confirmResend, confirmRestart } from './confirmations.js';
+import { offlineAction, pauseResumeActions } from '../network/network-actions.js';
 
 function queueOf(state: AppState, computer: string, path: string | null): QueueInfo | undefined {
   if (path === null) return undefined;
@@ -56,6 +57,15 @@ function paste(store: AppStore, state: AppState, computer: string, path: string)
   ];
 }
 
+/** Walk with a cursor (R-C2): peek, next, receive, as an application walks a queue. */
+function walkCursor(store: AppStore, computer: string, path: string): ActionItem {
+  return {
+    id: 'walkCursor',
+    label: 'Walk with a cursor…',
+    run: () => store.getState().openDialog({ kind: 'cursor', computer, path }),
+  };
+}
+
 /** The actions of a tree node. */
 export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): ActionItem[] {
   const s = store.getState;
@@ -80,6 +90,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
         },
         search,
         { id: 'restart', label: 'Restart Message Queuing…', run: () => confirmRestart(store, computer) },
+        ...offlineAction(store, state, computer),
         { id: 'connect', label: 'Connect to another computer…', run: () => s().openDialog({ kind: 'connect' }) },
         ...(remote ? [{ id: 'disconnect', label: 'Disconnect', run: () => s().disconnectComputer(computer) }] : []),
         refresh,
@@ -110,6 +121,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
           : []),
         { id: 'import', label: 'Import messages…', run: () => s().openDialog({ kind: 'import', computer, path }) },
         exportAll(store, computer, path),
+        walkCursor(store, computer, path),
         {
           id: 'queueProperties',
           label: 'Properties',
@@ -124,6 +136,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
     case 'journalMessages': {
       const path = ref.path ?? '';
       const queue = queueOf(state, computer, path);
+      if (queue?.type === 'outgoing') return outgoingQueueActions(store, state, computer, queue, refresh);
       const name = queueShortName(path);
       const items: ActionItem[] = [];
       if (ref.kind !== 'journalMessages') {
@@ -162,6 +175,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
       }
       if (ref.kind !== 'queue')
         items.push(exportAll(store, computer, ref.kind === 'journalMessages' ? `${path}\\JOURNAL$` : path));
+      if (ref.kind === 'queueMessages') items.push(walkCursor(store, computer, path));
       items.push({
         id: 'queueProperties',
         label: 'Properties',
@@ -178,7 +192,43 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
       items.push(refresh);
       return items;
     }
+    case 'subqueue': {
+      // R-S*: a subqueue is browsed, purged and walked like its queue; messages enter it by MoveMessage only.
+      const path = ref.path ?? '';
+      const count = queueOf(state, computer, path)?.messageCount ?? 0;
+      return [
+        { id: 'purge', label: 'Purge…', run: () => confirmPurge(store, computer, path, count, nodeCaption(ref, '')) },
+        walkCursor(store, computer, path),
+        exportAll(store, computer, path),
+        refresh,
+      ];
+    }
     default:
       return [refresh];
   }
+}
+
+/** An outgoing queue (MSMQ's snap-in): Pause or Resume, Purge, Properties. */
+function outgoingQueueActions(
+  store: AppStore,
+  state: AppState,
+  computer: string,
+  queue: QueueInfo,
+  refresh: ActionItem,
+): ActionItem[] {
+  return [
+    ...pauseResumeActions(store, state, computer, queue.path),
+    {
+      id: 'purge',
+      label: 'Purge queue messages…',
+      run: () => confirmPurge(store, computer, queue.path, queue.messageCount, queue.path),
+    },
+    {
+      id: 'queueProperties',
+      label: 'Properties',
+      shortcut: 'Alt+Enter',
+      run: () => store.getState().openDialog({ kind: 'queueProperties', computer, path: queue.path }),
+    },
+    refresh,
+  ];
 }

@@ -5,9 +5,10 @@
  */
 import type { AppStore } from '../store/app-store.js';
 import type { AppState } from '../store/types.js';
-import { parseNodeId } from '../tree/tree-model.js';
+import { samePath } from '../store/shared.js';
+import { parseNodeId, queueShortName } from '../tree/tree-model.js';
 import { attempt, type ActionItem } from './action-item.js';
-import { confirmDeleteSelected, confirmResend } from './confirmations.js';
+import { confirmDeleteSelected, confirmReject, confirmResend } from './confirmations.js';
 import { downloadBytes, downloadText } from './download.js';
 import { isDeadLetterPath, nodeActions } from './node-actions.js';
 
@@ -101,6 +102,24 @@ export function messageSelectionActions(store: AppStore, state: AppState): Actio
     );
   }
   items.push({ id: 'deleteMessages', label: 'Delete…', shortcut: 'Del', run: () => confirmDeleteSelected(store) });
+  // MSMQ 4.0's poison-message tools (R-S3, R-S8), for application queues and their subqueues.
+  const queue = state.queues[target.computer]?.find((q) => samePath(q.path, target.path));
+  if (queue && (queue.type === 'private' || queue.type === 'public' || queue.type === 'subqueue')) {
+    items.push({
+      id: 'moveToSubqueue',
+      label: 'Move to subqueue…',
+      run: () => s().openDialog({ kind: 'moveToSubqueue', computer: target.computer, path: target.path }),
+    });
+    if (queue.type === 'subqueue') {
+      const parent = queue.parent ?? target.path.split(';')[0] ?? target.path;
+      items.push({
+        id: 'moveBack',
+        label: `Move back to ${queueShortName(parent)}`,
+        run: () => attempt(store, 'Move back', () => s().moveWithinQueue(parent)),
+      });
+    }
+    items.push({ id: 'reject', label: 'Reject…', run: () => confirmReject(store, count) });
+  }
   items.push({
     id: 'moveMessages',
     label: 'Move to another queue…',

@@ -4,9 +4,11 @@ import { assertNever } from '@qk/model';
 import { ComputerPropertiesDialog } from '../computer/ComputerPropertiesDialog.js';
 import { ConnectDialog } from '../computer/ConnectDialog.js';
 import { ColumnsDialog } from '../message-list/ColumnsDialog.js';
+import { CursorDialog } from '../messages/CursorDialog.js';
 import { ImportDialog } from '../messages/ImportDialog.js';
 import { MessagePropertiesDialog } from '../messages/MessagePropertiesDialog.js';
 import { MoveDialog } from '../messages/MoveDialog.js';
+import { MoveToSubqueueDialog } from '../messages/MoveToSubqueueDialog.js';
 import { SearchDialog } from '../messages/SearchDialog.js';
 import { SendTestDialog } from '../messages/SendTestDialog.js';
 import { NewQueueDialog } from '../queues/NewQueueDialog.js';
@@ -74,6 +76,10 @@ function OneDialog({ dialog }: { dialog: Dialog }) {
       return <CustomizeViewDialog />;
     case 'search':
       return <SearchDialog computer={dialog.computer} />;
+    case 'moveToSubqueue':
+      return <MoveToSubqueueDialog computer={dialog.computer} path={dialog.path} />;
+    case 'cursor':
+      return <CursorDialog computer={dialog.computer} path={dialog.path} />;
     default:
       return assertNever(dialog, 'dialog');
   }

@@ -175,6 +175,20 @@ const columns = [
     meta: meta(null),
     cell: (c) => <span title={journalText(c.getValue())}>{journalName(c.getValue())}</span>,
   }),
+  h.accessor('moveCount', {
+    id: 'moveCount',
+    header: 'Moves',
+    size: 60,
+    meta: meta(null, 'right'),
+    cell: (c) => formatCount(c.getValue()),
+  }),
+  h.accessor('abortCount', {
+    id: 'abortCount',
+    header: 'Aborts',
+    size: 60,
+    meta: meta(null, 'right'),
+    cell: (c) => formatCount(c.getValue()),
+  }),
 ];
 
 /** All message columns, in the order Add/Remove Columns offers them. */

@@ -74,6 +74,17 @@ function General({ m, deadLetter, place }: { m: MessageInfo; deadLetter: boolean
       <Field label="Acknowledgment requested">{acknowledgmentText(m.acknowledge)}</Field>
       <Field label="Journal / dead letter">{journalText(m.journal)}</Field>
       <Field label="Application-specific">{m.appSpecific}</Field>
+      <Field label="Moves (queue ⇄ subqueues)" title="PROPID_M_MOVE_COUNT (R-S7)">
+        {m.moveCount.toLocaleString()}
+        {m.lastMoveTime ? <span className="muted"> — last {formatTime(m.lastMoveTime)}</span> : null}
+      </Field>
+      <Field
+        label="Aborted receives"
+        title="PROPID_M_ABORT_COUNT: receiving transactions that aborted in this queue (R-S7)"
+      >
+        {m.abortCount.toLocaleString()}
+      </Field>
+      {m.deadLetterQueue && <Field label="Dead-letter queue">{m.deadLetterQueue}</Field>}
       {m.conversation && <Field label="Conversation">{m.conversation}</Field>}
     </>
   );

@@ -21,6 +21,7 @@ export function isAcknowledgmentMessage(message: { classCode: number }, path: st
 export function listNodeFor(computer: string, path: string): string {
   const system = classifyQueue({ path, formatName: '', type: 'system' } as Parameters<typeof classifyQueue>[0]);
   if (system.group === 'system') return nodeId(computer, 'systemQueue', path);
+  if (path.includes(';')) return nodeId(computer, 'subqueue', path);
   const journal = /\\JOURNAL\$$/i.exec(path);
   if (journal) return nodeId(computer, 'journalMessages', path.slice(0, journal.index));
   return nodeId(computer, 'queueMessages', path);

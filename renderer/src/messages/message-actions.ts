@@ -104,6 +104,25 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
   fetchMessage(computer, path, lookupId) {
     return ctx.clientFor(computer).messageGet({ path, lookupId });
   },
+
+  async cursorOpen(computer, path) {
+    return (await ctx.clientFor(computer).cursorOpen({ path })).cursor;
+  },
+
+  cursorPeek(computer, cursor, action, timeoutMs) {
+    return ctx.clientFor(computer).cursorPeek({ cursor, action, timeoutMs });
+  },
+
+  cursorReceive(computer, cursor) {
+    return ctx.clientFor(computer).cursorReceive({ cursor });
+  },
+
+  cursorClose(computer, cursor) {
+    ctx
+      .clientFor(computer)
+      .cursorClose({ cursor })
+      .catch((error: unknown) => get().reportError('Close the cursor', error));
+  },
 });
 
 /** What a resend did for one destination queue. */

@@ -46,8 +46,58 @@ export const createTransferActions: SliceCreator<TransferActions> = (set, get, c
     return job;
   }
 
+  /** Runs `each` for every selected message, one service call per message, as a job. */
+  async function perMessage(
+    title: string,
+    past: string,
+    to: string,
+    each: (client: ReturnType<typeof ctx.clientFor>, path: string, lookupId: number) => Promise<unknown>,
+  ): Promise<Job | null> {
+    const target = get().target;
+    if (!target) return null;
+    const client = ctx.clientFor(target.computer);
+    const job = await get().runJob(title, async (job) => {
+      const ids = await get().resolveSelection(job.signal);
+      job.setTotal(ids.length);
+      let ok = 0;
+      let done = 0;
+      const codes = new Map<string, number>();
+      for (const id of ids) {
+        if (job.signal.aborted) break;
+        try {
+          await each(client, target.path, id);
+          ok += 1;
+        } catch (error) {
+          const e = error as { code?: string; message?: string };
+          const code = e.code ?? 'INTERNAL';
+          codes.set(code, (codes.get(code) ?? 0) + 1);
+          job.fail(`Lookup ID ${id}`, code, e.message ?? String(error));
+        }
+        done += 1;
+        job.progress(done);
+      }
+      const failed = done - ok;
+      return `${past} ${plural(ok, 'message')}${to}${failed > 0 ? `; ${plural(failed, 'message')} failed (${codeCounts(codes)})` : ''}${job.signal.aborted ? ' before Cancel' : ''}.`;
+    });
+    get().clearSelection();
+    get().invalidateList();
+    return job;
+  }
+
   return {
     clipboard: null,
+
+    moveWithinQueue(destination) {
+      return perMessage(`Move messages to ${destination}`, 'Moved', ` to ${destination}`, (client, path, lookupId) =>
+        client.messageMove({ path, lookupId, target: destination }),
+      );
+    },
+
+    rejectSelected() {
+      return perMessage('Reject messages', 'Rejected', '', (client, path, lookupId) =>
+        client.messageReject({ path, lookupId }),
+      );
+    },
 
     async moveSelected(destination) {
       const target = get().target;

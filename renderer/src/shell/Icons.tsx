@@ -38,6 +38,7 @@ export function NodeIcon({ kind }: { kind: NodeKind }) {
         </svg>
       );
     case 'queueMessages':
+    case 'subqueue':
       return (
         <svg {...common} className="icon icon-messages">
           <rect x="2.5" y="3.5" width="11" height="9" fill="var(--icon-msmq)" stroke="currentColor" />

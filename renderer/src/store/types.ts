@@ -4,6 +4,7 @@ import type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceSt
 import type { ListSlice } from '../message-list/list-types.js';
 import type { ViewSlice } from '../shell/view-types.js';
 import type { TrafficSlice } from '../traffic/traffic-types.js';
+import type { NetworkSlice } from '../network/network-types.js';
 
 /** Where a message is now (messageFind / acknowledgmentsFor results). */
 export interface MessageLocation {
@@ -81,6 +82,11 @@ export interface TreeSlice {
   createQueue(computer: string, input: QueueCreateRequest): Promise<QueueInfo>;
   updateQueue(computer: string, input: QueueUpdateRequest): Promise<QueueInfo>;
   deleteQueue(computer: string, path: string): Promise<void>;
+  /**
+   * A queue went (another program deleted it, an emptied subqueue closed, R-S1): a selection on it moves to
+   * its parent node, as MMC's does, so the list stops reading a queue that is not there.
+   */
+  leaveDeletedQueue(computer: string, path: string): void;
   purgeQueue(computer: string, path: string): Promise<number>;
 }
 
@@ -118,6 +124,8 @@ export type Dialog =
   | { kind: 'import'; computer: string; path: string }
   | { kind: 'about' }
   | { kind: 'customizeView' }
+  | { kind: 'moveToSubqueue'; computer: string; path: string }
+  | { kind: 'cursor'; computer: string; path: string }
   | { kind: 'search'; computer: string };
 
 /**
@@ -221,7 +229,8 @@ export type AppState = ConnectionSlice &
   FileActions &
   ColumnsSlice &
   ViewSlice &
-  TrafficSlice;
+  TrafficSlice &
+  NetworkSlice;
 
 /** Bulk message actions (jobs over the selection) and single-message reads and sends. */
 export interface MessageActions {
@@ -237,6 +246,14 @@ export interface MessageActions {
   deleteMessages(computer: string, path: string, lookupIds: number[]): Promise<number>;
   /** One message with its body (for Copy body, Save body, Edit and resend). */
   fetchMessage(computer: string, path: string, lookupId: number): Promise<MessageInfo>;
+  /** A cursor on a queue (R-C2), for walking it; close it when done. */
+  cursorOpen(computer: string, path: string): Promise<string>;
+  /** The cursor's message ('current') or the next one; IO_TIMEOUT when none comes within timeoutMs. */
+  cursorPeek(computer: string, cursor: string, action: 'current' | 'next', timeoutMs: number): Promise<MessageInfo>;
+  /** Receives the message under the cursor; the cursor then stands after it (R-C3). */
+  cursorReceive(computer: string, cursor: string): Promise<MessageInfo>;
+  /** Closes a cursor (a failure is reported, nothing else depends on it). */
+  cursorClose(computer: string, cursor: string): void;
 }
 
 /** Messages copied with Ctrl+C, to be pasted into another queue of the same computer. */
@@ -257,6 +274,13 @@ export interface TransferActions {
   copyToClipboard(): Promise<void>;
   /** Ctrl+V: copies of the clipboard's messages into a queue of the same computer. */
   pasteInto(computer: string, path: string): Promise<Job | null>;
+  /**
+   * MSMQ's MoveMessage (R-S3): the selection into a subqueue of its queue (opened on first use), or from a
+   * subqueue back to its queue or a sibling; each message's move count goes up.
+   */
+  moveWithinQueue(target: string): Promise<Job | null>;
+  /** Rejects the selection (R-S8): each leaves its queue; senders that asked get NACK_RECEIVE_REJECTED. */
+  rejectSelected(): Promise<Job | null>;
 }
 
 /** Export and Import in the message file format (docs/message-file-format.md). */

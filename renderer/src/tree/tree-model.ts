@@ -16,7 +16,8 @@ export type NodeKind =
   | 'systemQueue'
   | 'queue'
   | 'queueMessages'
-  | 'journalMessages';
+  | 'journalMessages'
+  | 'subqueue';
 
 /** MSMQ's three system queues. */
 export type SystemKind = 'JOURNAL' | 'DEADLETTER' | 'DEADXACT';
@@ -61,7 +62,10 @@ export const systemQueuePaths: Record<SystemKind, string> = {
 
 /** Where a queue of `queueList` belongs in the tree. */
 export type QueueGroup =
-  { group: 'private' | 'public' | 'outgoing' } | { group: 'system'; kind: SystemKind } | { group: 'hidden' };
+  | { group: 'private' | 'public' | 'outgoing' }
+  | { group: 'system'; kind: SystemKind }
+  | { group: 'subqueue'; parent: string }
+  | { group: 'hidden' };
 
 /** Sorts a listed queue into its folder; queue journals are shown under their queue, not listed. */
 export function classifyQueue(queue: QueueInfo): QueueGroup {
@@ -73,14 +77,22 @@ export function classifyQueue(queue: QueueInfo): QueueGroup {
   if (last === 'JOURNAL$' && segments.length === 2) return { group: 'system', kind: 'JOURNAL' };
   if (format.startsWith('MACHINE=') && format.endsWith(';JOURNAL')) return { group: 'system', kind: 'JOURNAL' };
   if (queue.type === 'journal' || last === 'JOURNAL$') return { group: 'hidden' };
+  // R-S1: a subqueue (`orders;poison`) is shown under its queue.
+  if (queue.type === 'subqueue') return { group: 'subqueue', parent: queue.parent ?? queue.path.split(';')[0] ?? '' };
   if (queue.type === 'private' || queue.type === 'public' || queue.type === 'outgoing') return { group: queue.type };
   return { group: 'hidden' };
 }
 
-/** The short name of a queue for the tree: `orders` for `.\private$\orders`. */
+/** The short name of a queue for the tree: `orders` for `.\private$\orders`, `orders;poison` for a subqueue. */
 export function queueShortName(path: string): string {
   const segments = path.split('\\');
   return segments[segments.length - 1] ?? path;
+}
+
+/** The name of a subqueue within its queue: `poison` for `.\private$\orders;poison`. */
+export function subqueueName(path: string): string {
+  const at = path.lastIndexOf(';');
+  return at < 0 ? path : path.slice(at + 1);
 }
 
 /** Queues of one computer sorted into the tree's folders. */
@@ -89,6 +101,8 @@ export interface GroupedQueues {
   public: QueueInfo[];
   outgoing: QueueInfo[];
   system: Record<SystemKind, QueueInfo | null>;
+  /** Subqueues by their queue's path (lower case), by name. */
+  subqueues: Record<string, QueueInfo[]>;
 }
 
 /** Groups and sorts (by name, case-insensitively, as MMC does) one computer's queues. */
@@ -98,12 +112,15 @@ export function groupQueues(queues: readonly QueueInfo[]): GroupedQueues {
     public: [],
     outgoing: [],
     system: { JOURNAL: null, DEADLETTER: null, DEADXACT: null },
+    subqueues: {},
   };
   for (const queue of queues) {
     const g = classifyQueue(queue);
     if (g.group === 'system') grouped.system[g.kind] = queue;
+    else if (g.group === 'subqueue') (grouped.subqueues[g.parent.toLowerCase()] ??= []).push(queue);
     else if (g.group !== 'hidden') grouped[g.group].push(queue);
   }
+  for (const list of Object.values(grouped.subqueues)) list.sort((a, b) => a.path.localeCompare(b.path));
   const byName = (a: QueueInfo, b: QueueInfo) => a.path.localeCompare(b.path, undefined, { sensitivity: 'base' });
   grouped.private.sort(byName);
   grouped.public.sort(byName);
@@ -216,6 +233,7 @@ export function visibleTreeRows(
       list.forEach((queue, qi) => {
         const queueNode = nodeId(computer.key, 'queue', queue.path);
         const warnings = queueWarnings(queue);
+        const subqueues = grouped.subqueues[queue.path.toLowerCase()] ?? [];
         const journalWarning = warnings.find((w) => w.part === 'journal')?.text ?? null;
         const queueWarning = warnings.find((w) => w.part === 'queue')?.text ?? null;
         const queueOpen = push({
@@ -224,11 +242,12 @@ export function visibleTreeRows(
           kind: 'queue',
           computer: computer.key,
           path: queue.path,
-          label: queueShortName(queue.path),
+          // MSMQ's console names an outgoing queue by its destination's format name.
+          label: folder.kind === 'outgoing' ? queue.formatName : queueShortName(queue.path),
           level: 4,
           count: queue.messageCount,
           hasMessages: queue.messageCount > 0,
-          expandable: folder.kind !== 'outgoing',
+          expandable: true,
           parentId: folderId,
           posInSet: qi + 1,
           setSize: list.length,
@@ -247,8 +266,10 @@ export function visibleTreeRows(
           expandable: false,
           parentId: queueNode,
           posInSet: 1,
-          setSize: 2,
+          setSize: folder.kind === 'outgoing' ? 1 : 2 + subqueues.length,
         });
+        // An outgoing queue has no journal of its own (the source journal is the computer's).
+        if (folder.kind === 'outgoing') return;
         push({
           id: nodeId(computer.key, 'journalMessages', queue.path),
           kind: 'journalMessages',
@@ -262,7 +283,23 @@ export function visibleTreeRows(
           expandable: false,
           parentId: queueNode,
           posInSet: 2,
-          setSize: 2,
+          setSize: 2 + subqueues.length,
+        });
+        subqueues.forEach((sub, si) => {
+          push({
+            id: nodeId(computer.key, 'subqueue', sub.path),
+            kind: 'subqueue',
+            computer: computer.key,
+            path: sub.path,
+            label: subqueueName(sub.path),
+            level: 5,
+            count: sub.messageCount,
+            hasMessages: sub.messageCount > 0,
+            expandable: false,
+            parentId: queueNode,
+            posInSet: 3 + si,
+            setSize: 2 + subqueues.length,
+          });
         });
       });
     });
@@ -310,9 +347,14 @@ export function visibleTreeRows(
 /** The queue a message-list node browses: the queue, its journal, or the system queue. */
 export function browsePathOf(ref: NodeRef): string | null {
   if (ref.path === null) return null;
-  if (ref.kind === 'queueMessages' || ref.kind === 'systemQueue') return ref.path;
+  if (ref.kind === 'queueMessages' || ref.kind === 'systemQueue' || ref.kind === 'subqueue') return ref.path;
   if (ref.kind === 'journalMessages') return `${ref.path}\\JOURNAL$`;
   return null;
+}
+
+/** An outgoing queue is listed under its destination's format name, which is its caption too. */
+function captionName(path: string): string {
+  return /^DIRECT=/i.test(path) ? path : queueShortName(path);
 }
 
 /** The caption of the middle pane for a node. */
@@ -335,11 +377,15 @@ export function nodeCaption(ref: NodeRef, computerName: string): string {
       return kind.group === 'system' ? systemQueueCaptions[kind.kind] : (ref.path ?? '');
     }
     case 'queue':
-      return queueShortName(ref.path ?? '');
+      return captionName(ref.path ?? '');
     case 'queueMessages':
-      return `${queueShortName(ref.path ?? '')} › Queue messages`;
+      return `${captionName(ref.path ?? '')} › Queue messages`;
     case 'journalMessages':
       return `${queueShortName(ref.path ?? '')} › Journal messages`;
+    case 'subqueue': {
+      const path = ref.path ?? '';
+      return `${queueShortName(path.slice(0, Math.max(0, path.lastIndexOf(';'))))} › ${subqueueName(path)}`;
+    }
     default:
       return '';
   }

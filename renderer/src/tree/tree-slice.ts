@@ -24,11 +24,14 @@ export function ancestorsOf(ref: NodeRef, queues: readonly QueueInfo[]): string[
       return [...base, nodeId(c, 'system')];
     case 'queue':
     case 'queueMessages':
-    case 'journalMessages': {
-      const queue = queues.find((q) => samePath(q.path, ref.path ?? ''));
+    case 'journalMessages':
+    case 'subqueue': {
+      // A subqueue's node hangs under its queue (`orders;poison` under `orders`).
+      const queuePath = ref.kind === 'subqueue' ? ((ref.path ?? '').split(';')[0] ?? '') : (ref.path ?? '');
+      const queue = queues.find((q) => samePath(q.path, queuePath));
       const folder = queue?.type === 'public' ? 'public' : queue?.type === 'outgoing' ? 'outgoing' : 'private';
       const chain = [...base, nodeId(c, folder)];
-      return ref.kind === 'queue' ? chain : [...chain, nodeId(c, 'queue', ref.path)];
+      return ref.kind === 'queue' ? chain : [...chain, nodeId(c, 'queue', queuePath)];
     }
     default:
       return base;
@@ -145,6 +148,25 @@ export const createTreeSlice: SliceCreator<TreeSlice> = (set, get, ctx) => {
         get().selectNode(nodeId(computer, 'private'));
       }
       await get().refreshQueues(computer);
+    },
+
+    leaveDeletedQueue(computer, path) {
+      const result = get().resultSelection;
+      if (result && samePath(parseNodeId(result).path ?? '', path)) set({ resultSelection: null });
+      const selected = get().selectedNodeId;
+      if (!selected) return;
+      const ref = parseNodeId(selected);
+      if (ref.computer !== computer || ref.path === null || ref.kind === 'systemQueue') return;
+      const queuePath = ref.kind === 'subqueue' ? (ref.path.split(';')[0] ?? '') : ref.path;
+      // [computer, msmq, folder, queue]: a gone subqueue leaves to its queue, a gone queue to its folder.
+      const chain = ancestorsOf(ref, get().queues[computer] ?? []);
+      const to =
+        ref.kind === 'subqueue' && samePath(ref.path, path)
+          ? chain[chain.length - 1]
+          : samePath(queuePath, path)
+            ? chain[2]
+            : undefined;
+      if (to) get().selectNode(to);
     },
 
     async purgeQueue(computer, path) {

@@ -52,6 +52,7 @@ describe('the action model', () => {
       'resendAll',
       'import',
       'exportAll',
+      'walkCursor',
       'queueProperties',
       'refresh',
     ]);

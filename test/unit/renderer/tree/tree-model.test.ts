@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   browsePathOf,
   classifyQueue,
+  nodeCaption,
   nodeId,
   parseNodeId,
   visibleTreeRows,
@@ -76,5 +77,33 @@ describe('tree model', () => {
     );
     expect(browsePathOf(parseNodeId(nodeId('local', 'systemQueue', '.\\DEADLETTER$')))).toBe('.\\DEADLETTER$');
     expect(browsePathOf(parseNodeId(nodeId('local', 'queue', '.\\private$\\orders')))).toBeNull();
+  });
+
+  it('R-S1 lists subqueues under their queue, after its journal, and browses them by their own path', () => {
+    const poison = queue('.\\private$\\orders;poison', {
+      type: 'subqueue',
+      parent: '.\\private$\\orders',
+      messageCount: 3,
+    });
+    const retry = queue('.\\private$\\orders;retry', { type: 'subqueue', parent: '.\\private$\\orders' });
+    expect(classifyQueue(poison)).toEqual({ group: 'subqueue', parent: '.\\private$\\orders' });
+    const expanded = { 'local|computer': true, 'local|msmq': true, 'local|private': true };
+    const withSubqueues = { local: [...queues.local, retry, poison] };
+    const rows = visibleTreeRows(computers, withSubqueues, {
+      ...expanded,
+      [nodeId('local', 'queue', '.\\private$\\orders')]: true,
+    });
+    const under = rows.filter((r) => r.parentId === nodeId('local', 'queue', '.\\private$\\orders'));
+    expect(under.map((r) => [r.label, r.count, r.posInSet, r.setSize])).toEqual([
+      ['Queue messages', 12, 1, 4],
+      ['Journal messages', 0, 2, 4],
+      ['poison', 3, 3, 4],
+      ['retry', 0, 4, 4],
+    ]);
+    // A subqueue is not a queue of its own in the Private Queues folder.
+    expect(rows.filter((r) => r.level === 4).map((r) => r.label)).toEqual(['Alpha', 'orders']);
+    const ref = parseNodeId(nodeId('local', 'subqueue', '.\\private$\\orders;poison'));
+    expect(browsePathOf(ref)).toBe('.\\private$\\orders;poison');
+    expect(nodeCaption(ref, 'ALPHA')).toBe('orders › poison');
   });
 });
