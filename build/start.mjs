@@ -4,16 +4,15 @@
 // with a one-time link (http://127.0.0.1:PORT/#code=…, valid once, for a minute) — never the token, never a
 // dead end. Ctrl+C stops it cleanly.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { openConsoleWindow } from './console-window.mjs';
 import { desktopApp } from './electron-runtime.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_PORT = 8185;
-const CHROMIUM = '/usr/bin/chromium';
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 function say(line) {
@@ -44,10 +43,9 @@ function build() {
   }
 }
 
-function defaultDataDir() {
-  if (process.env.QK_DATA) return process.env.QK_DATA;
-  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  return join(base, 'queuekeeper');
+/** The data folder `qk` uses (QK_DATA, else the per-user default) and its service, from the built CLI's own code. */
+async function dataFolder() {
+  return import(pathToFileURL(join(root, 'dist/cli/data-folder.mjs')).href);
 }
 
 /** 8185 when free, else any free port. */
@@ -57,16 +55,6 @@ function choosePort() {
     probe.once('error', () => resolve(0));
     probe.listen(DEFAULT_PORT, '127.0.0.1', () => probe.close(() => resolve(DEFAULT_PORT)));
   });
-}
-
-function readRunningService(dataDir) {
-  try {
-    const service = JSON.parse(readFileSync(join(dataDir, 'service.json'), 'utf8'));
-    process.kill(service.pid, 0);
-    return service;
-  } catch {
-    return null;
-  }
 }
 
 /** Asks the service for a one-time console link (the token stays in this process, never on a command line). */
@@ -80,66 +68,6 @@ async function consoleLink(serviceUrl, dataDir) {
   const envelope = await response.json();
   if (!envelope.ok) throw new Error(`${envelope.error.code}: ${envelope.error.message}`);
   return envelope.value.url;
-}
-
-/** How long Chromium may take to fail on its sandbox before it counts as started. */
-const SANDBOX_CHECK_MS = 5_000;
-
-/**
- * Opens the console in Chromium with its sandbox. Chromium refuses to start sandboxed as root (and where the
- * kernel denies it user namespaces): only then is it started again with --no-sandbox, after a line saying why.
- */
-function openWindow(url, onExit) {
-  if (!process.env.DISPLAY || !existsSync(CHROMIUM)) return null;
-  const args = [
-    `--app=${url}`,
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ];
-  const handle = { browser: null, kill: (signal) => handle.browser?.kill(signal) };
-  const launch = (sandboxed) => {
-    const profile = mkdtempSync(join(tmpdir(), 'queuekeeper-chromium-'));
-    const extra = sandboxed ? [] : ['--no-sandbox', '--test-type'];
-    const browser = spawn(CHROMIUM, [...args, `--user-data-dir=${profile}`, ...extra], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    handle.browser = browser;
-    const started = Date.now();
-    let stderr = '';
-    browser.stderr.setEncoding('utf8').on('data', (chunk) => {
-      if (stderr.length < 64_000) stderr += chunk;
-    });
-    browser.on('error', () => undefined);
-    browser.on('exit', (code) => {
-      rmSync(profile, { recursive: true, force: true });
-      const refusedSandbox =
-        sandboxed && code !== 0 && Date.now() - started < SANDBOX_CHECK_MS && /sandbox/i.test(stderr);
-      if (!refusedSandbox) return onExit?.();
-      const why =
-        process.getuid?.() === 0
-          ? 'Chromium will not run sandboxed as root'
-          : `Chromium could not start its sandbox here (${
-              stderr
-                .split('\n')
-                .find((l) => /sandbox/i.test(l))
-                ?.trim() ?? 'no reason given'
-            })`;
-      say(`${why}: opening the console with --no-sandbox. Run npm start as a normal user to keep the sandbox.`);
-      // The first window may have taken the link's one-time code: ask for a fresh one.
-      Promise.resolve(handle.retryUrl?.() ?? url).then(
-        (fresh) => {
-          args[0] = `--app=${fresh}`;
-          launch(false);
-        },
-        () => launch(false),
-      );
-    });
-  };
-  launch(true);
-  return handle;
 }
 
 function runElectron(binary) {
@@ -179,14 +107,20 @@ function startService(dataDir, port) {
 }
 
 async function runInBrowser() {
-  const dataDir = defaultDataDir();
+  const { dataDirOf, readServiceEndpoint } = await dataFolder();
+  const dataDir = dataDirOf({}, process.env);
   const tokenNote = `data folder ${dataDir}; the token is in ${join(dataDir, 'token')}, readable by you only`;
-  const running = readRunningService(dataDir);
+  let running = null;
+  try {
+    running = readServiceEndpoint(dataDir);
+  } catch {
+    // No live service on the folder (its message says why): this script starts one below.
+  }
   if (running) {
     const link = await consoleLink(running.url, dataDir);
     say(`A service already runs at ${running.url} (${tokenNote}).`);
     say(`Console: ${link} (one-time link; \`node bin/qk.mjs console --data ${dataDir}\` makes another)`);
-    const browser = openWindow(link, () => process.exit(0));
+    const browser = openConsoleWindow(link, { say, onExit: () => process.exit(0) });
     if (browser) browser.retryUrl = () => consoleLink(running.url, dataDir);
     return;
   }
@@ -208,7 +142,7 @@ async function runInBrowser() {
   const link = await consoleLink(service.url, dataDir);
   say(`Serving the console at ${service.url} (${tokenNote}).`);
   say(`Console: ${link} (one-time link; \`node bin/qk.mjs console --data ${dataDir}\` makes another)`);
-  browser = openWindow(link);
+  browser = openConsoleWindow(link, { say });
   if (browser) browser.retryUrl = () => consoleLink(service.url, dataDir);
 }
 

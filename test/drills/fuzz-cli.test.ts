@@ -141,7 +141,8 @@ test('fuzz drill: generated command lines for every qk command — CLI.md exit c
         // --service cases must reach this run's service: its URL changes if it had to be restarted.
         const argv = withoutShortTimers(c.argv.map((a) => (a === reach.url ? target.service.url : a)));
         const before = await target.before(c.writes && c.mode === 'valid');
-        const real = n % REAL_PROCESS_EVERY === 0;
+        // The OS passes arguments as C strings: a NUL byte cannot reach a real process, only the in-process run.
+        const real = n % REAL_PROCESS_EVERY === 0 && !argv.some((a) => a.includes('\0'));
         const ran = real ? await asProcess(argv) : await inProcess(argv);
         if (real) realProcesses += 1;
         exits[String(ran.code)] = (exits[String(ran.code)] ?? 0) + 1;

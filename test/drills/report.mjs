@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The reliability table from a drills results file.
- *   node test/drills/report.mjs [RESULTS]                 prints it (default: test/drills/results.json)
+ *   node test/drills/report.mjs [RESULTS]                 prints it (default: artifacts/drills/results.json)
  *   node test/drills/report.mjs [RESULTS] --write FILE    replaces the part of FILE between the markers
  *                                                          <!-- drills:begin --> and <!-- drills:end -->
  */
@@ -14,7 +14,7 @@ const BEGIN = '<!-- drills:begin -->';
 const END = '<!-- drills:end -->';
 
 /** The order drills appear in the table; others follow alphabetically. */
-const ORDER = ['crash', 'transport', 'fuzz-api', 'fuzz-cli', 'storage', 'soak'];
+const ORDER = ['crash', 'transport', 'fuzz-api', 'fuzz-cli', 'storage', 'soak', 'lock-race'];
 
 function cell(value) {
   return String(value ?? '')
@@ -65,7 +65,7 @@ function main() {
   const writeAt = args.indexOf('--write');
   const target = writeAt >= 0 ? args[writeAt + 1] : undefined;
   const rest = args.filter((_, i) => writeAt < 0 || (i !== writeAt && i !== writeAt + 1));
-  const path = rest[0] ?? join(root, 'test', 'drills', 'results.json');
+  const path = rest[0] ?? join(root, 'artifacts', 'drills', 'results.json');
   if (!target) return printReport(path);
   const markdown = renderReport(JSON.parse(readFileSync(path, 'utf8')));
   const doc = readFileSync(target, 'utf8');

@@ -18,7 +18,7 @@ export interface MaintenanceSettings {
 }
 
 export class Maintenance {
-  private readonly subqueues = new IdleSubqueues();
+  private readonly subqueues: IdleSubqueues;
   /** When each outgoing queue last had traffic. */
   private readonly outgoingActivity = new Map<number, number>();
   private lastStoreCleanupMs: number;
@@ -29,8 +29,10 @@ export class Maintenance {
     private readonly traffic: TrafficMeter,
     private readonly settings: MaintenanceSettings,
     startMs: number,
+    hasOpenCursor: (queueId: number) => boolean,
   ) {
     this.lastStoreCleanupMs = startMs;
+    this.subqueues = new IdleSubqueues(hasOpenCursor);
   }
 
   /** Notes the queues whose messages changed in the last tick. */
@@ -38,7 +40,11 @@ export class Maintenance {
     if (queue.kind === 'outgoing') this.outgoingActivity.set(queue.id, nowMs);
   }
 
-  /** A call opened a subqueue by naming it: once the call is over, it goes again if nothing uses it (R-S1). */
+  /**
+   * A call opened a subqueue by naming it: once the call is over, it goes again if nothing uses it (R-S1) —
+   * without a queueCreated/queueDeleted pair, as far as any watcher can tell it never existed — or, kept by a
+   * waiting receive or a move, it is announced then.
+   */
   subqueueOpened(queue: QueueRecord): void {
     // setImmediate runs after the call's synchronous part and its reply, before the next request is read; a
     // receive that waits on the subqueue registers its waiter first, and keeps it.

@@ -17,6 +17,8 @@ import {
   type SendProperties,
   type ServiceStatus,
   type SettingInfo,
+  type MessageRemovalReason,
+  type QkEvent,
 } from '@qk/model';
 import { Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
@@ -29,6 +31,7 @@ import { UnitRunner } from './unit-runner.js';
 import { Waiters, type WaiterKind } from './waiters.js';
 import { Claims } from './claims.js';
 import { ReceiveCursors } from './receive-cursors.js';
+import { StreamConsumer, type StreamHost } from './consumer.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
 import { countFitting, prepareDelivery } from './delivery.js';
 import { type makeDraft, type Draft } from './drafts.js';
@@ -66,7 +69,6 @@ import {
   type Clock,
   type Deliver,
   type WriteReply,
-  type EngineEvent,
   type EngineListener,
   type ImportMode,
   type MessageLocation,
@@ -76,9 +78,10 @@ import {
   type QueueManagerOptions,
   type QueueSetInput,
   type ReceiveBatchInput,
+  type ConsumeInput,
+  type Consumption,
   type ReceiveInput,
   type ReplyLimit,
-  type RemovalReason,
   type SendItem,
   type SendOptions,
 } from './types.js';
@@ -97,6 +100,8 @@ class QueueManager implements QueueManagerApi {
   private readonly waiters: Waiters;
   private readonly claims = new Claims();
   private readonly receiveCursors: ReceiveCursors;
+  /** Streaming receives running now (issue 11). */
+  private readonly streams = new Set<StreamConsumer>();
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
@@ -184,6 +189,8 @@ class QueueManager implements QueueManagerApi {
       messageIn: (queue, lookupId) => messageIn(this.core, queue, lookupId),
       draftContext: () => this.draftContext(),
       forget: (queue) => {
+        const deleted = new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
+        this.stopStreams(queue.id, deleted);
         this.registry.remove(queue);
         this.receiveCursors.forget(queue.id);
         this.trafficMeter.forget(queue.id);
@@ -198,6 +205,7 @@ class QueueManager implements QueueManagerApi {
         storeCleanupMs: settings.get('MessageCleanupInterval'),
       },
       this.startedMs,
+      (queueId) => this.appCursors.isOpenOn(queueId),
     );
     this.expiry = new Expiry(this.ctx, () => this.closed);
     this.appCursors = new CursorOperations(this.ctx);
@@ -260,7 +268,7 @@ class QueueManager implements QueueManagerApi {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(event: EngineEvent): void {
+  private emit(event: QkEvent): void {
     if (this.listeners.size === 0) return;
     // A burst (a batch of thousands) is told by the tick's queueChanged rather than one event per message,
     // which would bury a console under a million frames while the counts already say it all.
@@ -506,6 +514,44 @@ class QueueManager implements QueueManagerApi {
     return info;
   }
 
+  consume(input: ConsumeInput): Consumption {
+    const queue = this.resolveForReading('receive', input.path);
+    if (input.transactional && !queue.transactional)
+      // R-M4: a transactional receive needs a transactional queue.
+      throw new QkError(
+        'TRANSACTION_USAGE',
+        `'${this.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`,
+      );
+    if (this.closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.');
+    return new StreamConsumer(this.streamHost, queue, input);
+  }
+
+  /** The steps of a plain receive, for streaming receives (consumer.ts). */
+  private readonly streamHost: StreamHost = {
+    claim: (queue, count) => this.receiveCursors.first(queue.id, count, true),
+    info: (message) => toMessageInfo(message, this.clock.now()),
+    waitForArrival: async (queue, signal) => {
+      if (this.closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.');
+      await this.waiters.wait(queue.id, Infinity, signal);
+      if (!this.registry.get(queue.id))
+        throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
+    },
+    finishReceives: (messages) => this.finishReceives(messages),
+    releaseClaims: (messages, undone) => this.releaseClaims(messages, undone),
+    openTransaction: (id) => this.transactions.find(id),
+    beginTransaction: () => this.beginTransaction(),
+    commitTransaction: (id) => this.commitTransaction(id),
+    abortTransaction: (id) => this.abortTransaction(id),
+    track: (stream) => {
+      this.streams.add(stream);
+      return () => this.streams.delete(stream);
+    },
+  };
+
+  private stopStreams(queueId: number | null, error: QkError): void {
+    for (const stream of this.streams) if (queueId === null || stream.queueId === queueId) stream.stop(error);
+  }
+
   async receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]> {
     const queue = this.resolveForReading('receive', input.path);
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
@@ -674,7 +720,12 @@ class QueueManager implements QueueManagerApi {
     if (remaining <= 0 || this.closed) {
       throw new QkError('IO_TIMEOUT', `No message arrived in '${this.registry.pathOf(queue)}' within the timeout.`);
     }
-    await this.waiters.wait(queue.id, remaining, signal, kind);
+    try {
+      await this.waiters.wait(queue.id, remaining, signal, kind);
+    } finally {
+      // R-S1: a subqueue that only this wait kept goes once the call is over (a wait that timed out left it empty).
+      if (queue.kind === 'subqueue') this.maintenance.subqueueOpened(queue);
+    }
     if (!this.registry.get(queue.id))
       throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
   }
@@ -719,7 +770,7 @@ class QueueManager implements QueueManagerApi {
 
   /** Ends claims. When the receive was undone, a purge or deletion that came meanwhile now removes the message (R-P2). */
   private releaseClaims(messages: StoredMessage[], undone: boolean): void {
-    const owed: { message: StoredMessage; reason: RemovalReason }[] = [];
+    const owed: { message: StoredMessage; reason: MessageRemovalReason }[] = [];
     const queues = new Set<number>();
     for (const m of messages) {
       const reason = this.claims.release(m.lookupId);
@@ -874,7 +925,7 @@ class QueueManager implements QueueManagerApi {
   /** A queue of this computer (a subqueue opens on first use, R-S1), or the outgoing queue of a remote one. */
   private resolveExisting(path: string): QueueRecord {
     return resolveExisting(this.core, path, (parent, name) => {
-      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name));
+      const subqueue = this.runner.runNow(() => createSubqueue(this.core, parent, name, false));
       this.maintenance.subqueueOpened(subqueue);
       return subqueue;
     });
@@ -925,6 +976,7 @@ class QueueManager implements QueueManagerApi {
     this.closed = true;
     if (this.tickHandle !== null) this.clock.clearTimeout(this.tickHandle);
     this.waiters.fail(null, new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.'));
+    this.stopStreams(null, new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.'));
     for (const tx of this.transactions.all()) {
       this.transactions.end(tx.id);
       for (const m of tx.receives) this.claims.release(m.lookupId);

@@ -11,8 +11,12 @@ import { newQueueRecord } from './queue-admin.js';
 
 const isApplicationQueue = (q: QueueRecord): boolean => q.kind === 'private' || q.kind === 'public';
 
-/** Creates a subqueue of `parent` (R-S1); it has no properties of its own (R-S4). Runs inside a unit of work. */
-export function createSubqueue(core: Core, parent: QueueRecord, name: string): QueueRecord {
+/**
+ * Creates a subqueue of `parent` (R-S1); it has no properties of its own (R-S4). Runs inside a unit of work.
+ * `announce: false` leaves out queueCreated: a subqueue opened only by naming it is transient until the call
+ * is over (Maintenance.subqueueOpened announces it if it stays).
+ */
+export function createSubqueue(core: Core, parent: QueueRecord, name: string, announce = true): QueueRecord {
   if (!isApplicationQueue(parent))
     throw new QkError('ILLEGAL_QUEUE_PATHNAME', 'Only application queues have subqueues (R-S5).');
   if (name.length > Limits.MAX_SUBQUEUE_NAME_LENGTH)
@@ -30,7 +34,7 @@ export function createSubqueue(core: Core, parent: QueueRecord, name: string): Q
   });
   core.registry.add(queue);
   core.effects.onRollback(() => core.registry.remove(queue));
-  core.effects.afterCommit(() => core.emit({ type: 'queueCreated', path: core.registry.pathOf(queue) }));
+  if (announce) core.effects.afterCommit(() => core.emit({ type: 'queueCreated', path: core.registry.pathOf(queue) }));
   return queue;
 }
 
@@ -70,7 +74,7 @@ export async function moveWithinFamily(
       'MESSAGE_LOCKED_UNDER_TRANSACTION',
       `Message ${lookupId} is held by a receive that has not ended.`,
     );
-  await ctx.holding([message], () =>
+  const movedTo = await ctx.holding([message], () =>
     ctx.execute(message.table === 'main', () => {
       const to = core.registry.get(target.id) ?? createSubqueue(core, core.registry.ownerOf(target), target.name);
       const now = core.clock.now();
@@ -93,10 +97,12 @@ export async function moveWithinFamily(
         core.touched(to.id);
         core.emit({ type: 'messageRemoved', path: fromPath, lookupId, reason: 'moved' });
         core.emit({ type: 'messageArrived', path: toPath, lookupId, id: message.msgId, classCode: message.classCode });
-        core.wake(to.id, message);
       });
+      return to;
     }),
   );
+  // Only now is the message free to take: a receive or cursor woken while the move still held it would skip it.
+  core.wake(movedTo.id, message);
 }
 
 /** How long an empty, unused subqueue stays before it goes: a console looking at it is "an open handle". */
@@ -109,12 +115,15 @@ const IDLE_SUBQUEUE_MS = 10_000;
 export class IdleSubqueues {
   private readonly emptySince = new Map<number, number>();
 
+  /** `hasOpenCursor`: an application cursor on a subqueue is an open handle, which keeps it (R-S1). */
+  constructor(private readonly hasOpenCursor: (queueId: number) => boolean) {}
+
   /** Runs on the timer tick. */
   sweep(ctx: EngineContext, nowMs: number): void {
     const { core } = ctx;
     const idle: QueueRecord[] = [];
     for (const q of core.registry.allSubqueues()) {
-      if (!isUnused(ctx, q)) {
+      if (!this.isUnused(ctx, q)) {
         this.emptySince.delete(q.id);
         continue;
       }
@@ -132,11 +141,22 @@ export class IdleSubqueues {
    * refused call changes nothing.
    */
   dropIfUnused(ctx: EngineContext, queue: QueueRecord): void {
-    if (ctx.core.registry.get(queue.id) !== queue || !isUnused(ctx, queue)) return;
-    this.remove(ctx, [queue]);
+    if (ctx.core.registry.get(queue.id) !== queue) return;
+    if (this.isUnused(ctx, queue)) this.remove(ctx, [queue], false);
+    else ctx.core.emit({ type: 'queueCreated', path: ctx.core.registry.pathOf(queue) });
   }
 
-  private remove(ctx: EngineContext, queues: QueueRecord[]): void {
+  private isUnused(ctx: EngineContext, queue: QueueRecord): boolean {
+    return (
+      ctx.core.registry.usageOf(queue.id).count === 0 &&
+      !ctx.waiters.has(queue.id) &&
+      ctx.claims.countIn(queue.id) === 0 &&
+      !this.hasOpenCursor(queue.id)
+    );
+  }
+
+  /** `announced: false` — a transient subqueue nobody was told about goes without a queueDeleted either. */
+  private remove(ctx: EngineContext, queues: QueueRecord[], announced = true): void {
     if (queues.length === 0) return;
     const { core } = ctx;
     const paths = queues.map((q) => core.registry.pathOf(q));
@@ -147,12 +167,6 @@ export class IdleSubqueues {
       core.registry.remove(q);
       this.emptySince.delete(q.id);
     }
-    for (const path of paths) core.emit({ type: 'queueDeleted', path });
+    if (announced) for (const path of paths) core.emit({ type: 'queueDeleted', path });
   }
-}
-
-function isUnused(ctx: EngineContext, queue: QueueRecord): boolean {
-  return (
-    ctx.core.registry.usageOf(queue.id).count === 0 && !ctx.waiters.has(queue.id) && ctx.claims.countIn(queue.id) === 0
-  );
 }

@@ -1,9 +1,11 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type {
+  BrowseSortColumn,
   ErrorCode,
   ExportedMessage,
   Logger,
   MessageInfo,
+  QkEvent,
   QueueInfo,
   SendProperties,
   ServiceStatus,
@@ -97,6 +99,51 @@ export interface ReceiveInput {
   deliver?: Deliver<MessageInfo> | undefined;
 }
 
+/**
+ * The reader of a streaming receive (issue 11): how many messages it will take now, and the two-step delivery
+ * of each — prepared (it can reach the reader), then written once its removal is committed.
+ */
+export interface StreamReader {
+  /** Messages the reader will take now (its credit). */
+  credit(): number;
+  /** Resolves once the reader has credit and its connection has room; rejects when the stream ends. */
+  ready(): Promise<void>;
+  /** Prepares one message for the reader, using one credit; resolves with the step that writes it. */
+  prepare(message: MessageInfo): Promise<WriteReply>;
+}
+
+/** A streaming receive: messages are pushed to the reader as they arrive, within its credit. */
+export interface ConsumeInput {
+  path: string;
+  /**
+   * Messages are received inside a transaction the reader commits (`Consumption.commit`, in batches or one by
+   * one); an abort, the end of the stream or a dropped connection puts back what was not committed.
+   */
+  transactional?: boolean | undefined;
+  reader: StreamReader;
+  /** Ends the stream (the reader cancelled or went away). */
+  signal: AbortSignal;
+}
+
+/** A running streaming receive. */
+export interface Consumption {
+  /** Messages handed to the reader so far. */
+  readonly received: number;
+  /**
+   * Settles when the stream has ended: resolves when its signal ended it (whatever was handed over is
+   * committed, or put back when transactional and not committed); rejects when the queue was deleted, the
+   * queue manager stopped, or a removal could not be committed.
+   */
+  readonly done: Promise<void>;
+  /**
+   * Transactional: commits the first `count` messages handed over and not yet committed (all of them without
+   * `count`); the later ones stay held for a later commit. Resolves with how many were committed.
+   */
+  commit(count?: number): Promise<number>;
+  /** Transactional: puts back every message handed over and not committed; returns how many. */
+  abort(): number;
+}
+
 /** The byte cap of a batch reply: messages are added while their measured size fits; the first always does. */
 export interface ReplyLimit {
   maxBytes: number;
@@ -141,13 +188,11 @@ export interface PeekInput {
   signal?: AbortSignal | undefined;
 }
 
-export type BrowseColumn = 'queue' | 'lookupId' | 'priority' | 'class' | 'label' | 'size' | 'sentTime' | 'arrivedTime';
-
 export interface BrowseInput {
   path: string;
   offset?: number | undefined;
   limit?: number | undefined;
-  sort?: { column: BrowseColumn; descending?: boolean | undefined } | undefined;
+  sort?: { column: BrowseSortColumn; descending?: boolean | undefined } | undefined;
   filter?:
     | {
         label?: string | undefined;
@@ -194,38 +239,8 @@ export interface MessageLocation {
   message: MessageInfo;
 }
 
-export type RemovalReason =
-  | 'received'
-  | 'purged'
-  | 'deleted'
-  | 'expired'
-  | 'moved'
-  | 'queueDeleted'
-  | 'conversationEnded'
-  | 'retained'
-  | 'rejected'
-  /** Left an outgoing queue: the next hop stored it (docs/network.md). */
-  | 'forwarded';
-
-/** Events in the shape of core/api's event table (structurally identical; the service forwards them). */
-export type EngineEvent =
-  | { type: 'queueCreated'; path: string }
-  | { type: 'queueDeleted'; path: string }
-  | {
-      type: 'queueChanged';
-      path: string;
-      messageCount: number;
-      bytes: number;
-      journalMessageCount: number;
-      journalBytes: number;
-    }
-  | { type: 'queuePurged'; path: string; purged: number }
-  | { type: 'messageArrived'; path: string; lookupId: number; id: string; classCode: number }
-  | { type: 'messageRemoved'; path: string; lookupId: number; reason: RemovalReason }
-  | { type: 'settingChanged'; name: string; value: number | null; pending: number | null }
-  | { type: 'serviceRestarted' };
-
-export type EngineListener = (event: EngineEvent) => void;
+/** Told every event the queue manager emits (core/model's QkEvent, the shape core/api checks). */
+export type EngineListener = (event: QkEvent) => void;
 
 /** Re-exported so hosts need only the engine's types. */
 export type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };
@@ -253,6 +268,12 @@ export interface QueueManagerApi {
   receive(input: ReceiveInput): Promise<MessageInfo>;
   /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
   receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
+  /**
+   * A streaming receive (issue 11): the queue's messages go to the reader as they arrive, in receive order,
+   * within its credit, each through the removal path of a plain receive. QUEUE_NOT_FOUND, ACCESS_DENIED or
+   * TRANSACTION_USAGE are thrown at once; later failures settle `done`.
+   */
+  consume(input: ConsumeInput): Consumption;
   peek(input: PeekInput): Promise<MessageInfo>;
   /** Opens a cursor before the first message of a queue (R-C2); returns its handle. */
   openCursor(path: string): string;

@@ -7,6 +7,7 @@ import { classifyQueue, nodeCaption, queueShortName, type NodeRef } from '../tre
 import { attempt, type ActionItem } from './action-item.js';
 import { downloadText } from './download.js';
 import { confirmDeleteQueue, confirmPurge, confirmResend, confirmRestart } from './confirmations.js';
+import { offlineAction, pauseResumeActions } from '../network/network-actions.js';
 
 function queueOf(state: AppState, computer: string, path: string | null): QueueInfo | undefined {
   if (path === null) return undefined;
@@ -89,6 +90,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
         },
         search,
         { id: 'restart', label: 'Restart Message Queuing…', run: () => confirmRestart(store, computer) },
+        ...offlineAction(store, state, computer),
         { id: 'connect', label: 'Connect to another computer…', run: () => s().openDialog({ kind: 'connect' }) },
         ...(remote ? [{ id: 'disconnect', label: 'Disconnect', run: () => s().disconnectComputer(computer) }] : []),
         refresh,
@@ -134,6 +136,7 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
     case 'journalMessages': {
       const path = ref.path ?? '';
       const queue = queueOf(state, computer, path);
+      if (queue?.type === 'outgoing') return outgoingQueueActions(store, state, computer, queue, refresh);
       const name = queueShortName(path);
       const items: ActionItem[] = [];
       if (ref.kind !== 'journalMessages') {
@@ -203,4 +206,29 @@ export function nodeActions(store: AppStore, state: AppState, ref: NodeRef): Act
     default:
       return [refresh];
   }
+}
+
+/** An outgoing queue (MSMQ's snap-in): Pause or Resume, Purge, Properties. */
+function outgoingQueueActions(
+  store: AppStore,
+  state: AppState,
+  computer: string,
+  queue: QueueInfo,
+  refresh: ActionItem,
+): ActionItem[] {
+  return [
+    ...pauseResumeActions(store, state, computer, queue.path),
+    {
+      id: 'purge',
+      label: 'Purge queue messages…',
+      run: () => confirmPurge(store, computer, queue.path, queue.messageCount, queue.path),
+    },
+    {
+      id: 'queueProperties',
+      label: 'Properties',
+      shortcut: 'Alt+Enter',
+      run: () => store.getState().openDialog({ kind: 'queueProperties', computer, path: queue.path }),
+    },
+    refresh,
+  ];
 }

@@ -12,6 +12,7 @@ import { attempt } from '../commands/action-item.js';
 import { confirmRestart } from '../commands/confirmations.js';
 import { DialogShell, Field, FieldError } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
+import { NetworkTab } from '../network/NetworkTab.js';
 
 /** Plain sentences for settings whose registry description is terse. */
 const explanations: Record<string, string> = {
@@ -201,6 +202,7 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
         },
         { id: 'transactions', label: 'Transactions', render: () => row('XactDeadLetterAlways') },
         { id: 'timers', label: 'Timers', render: () => row('LongLiveTime') },
+        { id: 'network', label: 'Network', render: () => <NetworkTab computer={computer} /> },
         {
           id: 'service',
           label: 'Service',

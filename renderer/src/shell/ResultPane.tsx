@@ -22,6 +22,8 @@ import { useContextMenu } from './ContextMenu.js';
 import { NodeIcon } from './Icons.js';
 import { MessageList } from '../message-list/MessageList.js';
 import { QueueList } from '../queues/QueueList.js';
+import { OutgoingQueueFacts } from '../network/OutgoingQueueFacts.js';
+import { OutgoingQueueList } from '../network/OutgoingQueueList.js';
 
 /** The result pane for the selected node. */
 export function ResultPane() {
@@ -29,6 +31,11 @@ export function ResultPane() {
   const computerName = useAppStore((s) =>
     selected ? (s.computers.find((c) => c.key === parseNodeId(selected).computer)?.name ?? '') : '',
   );
+  const isOutgoing = useAppStore((s) => {
+    if (!selected) return false;
+    const r = parseNodeId(selected);
+    return r.path !== null && s.queues[r.computer]?.find((q) => samePath(q.path, r.path ?? ''))?.type === 'outgoing';
+  });
   if (!selected) return <div className="result-pane" />;
   const ref = parseNodeId(selected);
   const caption = nodeCaption(ref, computerName);
@@ -42,6 +49,7 @@ export function ResultPane() {
       <ResultHeader refNode={ref} caption={caption} isMessages={isMessages} />
       {isMessages ? (
         <>
+          {isOutgoing && ref.path && <OutgoingQueueFacts computer={ref.computer} path={ref.path} />}
           <FilterBar />
           {ref.kind === 'systemQueue' && ref.path && isDeadLetterPath(ref.path) && (
             <ClassSummary computer={ref.computer} path={ref.path} />
@@ -103,8 +111,9 @@ function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string })
   switch (refNode.kind) {
     case 'private':
     case 'public':
-    case 'outgoing':
       return <QueueList computer={c} queues={grouped[refNode.kind]} caption={caption} />;
+    case 'outgoing':
+      return <OutgoingQueueList computer={c} caption={caption} />;
     case 'system':
       return (
         <QueueList
@@ -140,6 +149,24 @@ function FolderView({ refNode, caption }: { refNode: NodeRef; caption: string })
       );
     case 'queue': {
       const queue = queues.find((q) => samePath(q.path, refNode.path ?? ''));
+      if (queue?.type === 'outgoing')
+        return (
+          <div className="overview">
+            <OutgoingQueueFacts computer={c} path={queue.path} />
+            <ChildList
+              caption={caption}
+              items={[
+                {
+                  id: nodeId(c, 'queueMessages', queue.path),
+                  kind: 'queueMessages',
+                  label: 'Queue messages',
+                  count: queue.messageCount,
+                },
+              ]}
+              countLabel="Messages"
+            />
+          </div>
+        );
       return (
         <ChildList
           caption={caption}

@@ -14,6 +14,7 @@ import { createSettingsSlice } from '../computer/settings-slice.js';
 import { LOCAL_COMPUTER, type StoreContext } from './shared.js';
 import { createViewSlice } from '../shell/view-slice.js';
 import { createTrafficSlice } from '../traffic/traffic-slice.js';
+import { createNetworkSlice } from '../network/network-slice.js';
 import { createTreeSlice } from '../tree/tree-slice.js';
 import type { AppState } from './types.js';
 
@@ -54,6 +55,7 @@ export function createAppStore(client: ConsoleClient, options: AppStoreOptions =
     ...createColumnsSlice(set, get, ctx),
     ...createViewSlice(set, get, ctx),
     ...createTrafficSlice(set, get, ctx),
+    ...createNetworkSlice(set, get, ctx),
   }));
 }
 

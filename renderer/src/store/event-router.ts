@@ -126,13 +126,14 @@ export function routeEvent(get: GetState, computer: string, event: QkEvent): voi
       });
       return;
     case 'outgoingQueueChanged':
-      // Outgoing queues are listed with the computer's queues; their state shows there (docs/network.md).
+      // The state, next hop and counts go to the Outgoing Queues view at once; the tree's counts follow.
+      get().noteOutgoing(computer, event.outgoing);
       coalesce(get, `queues:${computer}`, QUEUES_MS, () =>
         inBackground(get, 'List queues', get().refreshQueues(computer)),
       );
       return;
     case 'peerChanged':
-      // Peers appear only in the computer's Network properties, which read them when opened.
+      get().notePeer(computer, event.peer);
       return;
     default:
       assertNever(event, 'event');

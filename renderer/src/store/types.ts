@@ -4,6 +4,7 @@ import type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceSt
 import type { ListSlice } from '../message-list/list-types.js';
 import type { ViewSlice } from '../shell/view-types.js';
 import type { TrafficSlice } from '../traffic/traffic-types.js';
+import type { NetworkSlice } from '../network/network-types.js';
 
 /** Where a message is now (messageFind / acknowledgmentsFor results). */
 export interface MessageLocation {
@@ -228,7 +229,8 @@ export type AppState = ConnectionSlice &
   FileActions &
   ColumnsSlice &
   ViewSlice &
-  TrafficSlice;
+  TrafficSlice &
+  NetworkSlice;
 
 /** Bulk message actions (jobs over the selection) and single-message reads and sends. */
 export interface MessageActions {

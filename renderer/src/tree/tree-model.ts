@@ -247,11 +247,12 @@ export function visibleTreeRows(
           kind: 'queue',
           computer: computer.key,
           path: queue.path,
-          label: queueShortName(queue.path),
+          // MSMQ's console names an outgoing queue by its destination's format name.
+          label: folder.kind === 'outgoing' ? queue.formatName : queueShortName(queue.path),
           level: 4,
           count: queue.messageCount,
           hasMessages: queue.messageCount > 0,
-          expandable: folder.kind !== 'outgoing',
+          expandable: true,
           parentId: folderId,
           posInSet: qi + 1,
           setSize: list.length,
@@ -271,8 +272,10 @@ export function visibleTreeRows(
           expandable: false,
           parentId: queueNode,
           posInSet: 1,
-          setSize: 2 + subqueues.length,
+          setSize: folder.kind === 'outgoing' ? 1 : 2 + subqueues.length,
         });
+        // An outgoing queue has no journal of its own (the source journal is the computer's).
+        if (folder.kind === 'outgoing') return;
         push({
           id: nodeId(computer.key, 'journalMessages', queue.path),
           kind: 'journalMessages',
@@ -356,6 +359,11 @@ export function browsePathOf(ref: NodeRef): string | null {
   return null;
 }
 
+/** An outgoing queue is listed under its destination's format name, which is its caption too. */
+function captionName(path: string): string {
+  return /^DIRECT=/i.test(path) ? path : queueShortName(path);
+}
+
 /** The caption of the middle pane for a node. */
 export function nodeCaption(ref: NodeRef, computerName: string): string {
   switch (ref.kind) {
@@ -376,9 +384,9 @@ export function nodeCaption(ref: NodeRef, computerName: string): string {
       return kind.group === 'system' ? systemQueueCaptions[kind.kind] : (ref.path ?? '');
     }
     case 'queue':
-      return queueShortName(ref.path ?? '');
+      return captionName(ref.path ?? '');
     case 'queueMessages':
-      return `${queueShortName(ref.path ?? '')} › Queue messages`;
+      return `${captionName(ref.path ?? '')} › Queue messages`;
     case 'journalMessages':
       return `${queueShortName(ref.path ?? '')} › Journal messages`;
     case 'subqueue': {

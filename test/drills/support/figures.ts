@@ -43,13 +43,14 @@ export interface ResultsFile {
   entries: ResultsEntry[];
 }
 
-/** Where figures go: QK_DRILLS_RESULTS, else the committed file for full runs, else artifacts/. */
+/**
+ * Where figures go: QK_DRILLS_RESULTS, else artifacts/drills/ (ignored by git: a run must not dirty the checkout;
+ * docs/reliability.md is the record kept in the repository, written from this file on purpose).
+ */
 export function resultsPath(): string {
   const fromEnv = process.env['QK_DRILLS_RESULTS'];
   if (fromEnv) return fromEnv;
-  return drillMode === 'full'
-    ? join(repoRoot, 'test', 'drills', 'results.json')
-    : join(repoRoot, 'artifacts', 'drills', 'results.short.json');
+  return join(repoRoot, 'artifacts', 'drills', drillMode === 'full' ? 'results.json' : 'results.short.json');
 }
 
 function commitOf(): string {

@@ -16,6 +16,9 @@ export interface RunningService {
   url: string;
   token: string;
   dataDir: string;
+  /** From the ready line when started with --peer-listen (docs/network.md): what `qk peer add` takes. */
+  peerAddress: string | null;
+  peerFingerprint: string | null;
   /** A fresh one-time console link (`/#code=…`), as `qk console` prints it. */
   consoleUrl(): Promise<string>;
   /** Calls an operation over HTTP (the same contract the console uses). */
@@ -26,7 +29,7 @@ export interface RunningService {
 }
 
 /** Starts `node bin/qk.mjs service start --data TMP --listen 127.0.0.1:0 --json` and waits for its ready line. */
-export async function startService(name = 'ALPHA'): Promise<RunningService> {
+export async function startService(name = 'ALPHA', extraArgs: string[] = []): Promise<RunningService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qk-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
@@ -41,6 +44,7 @@ export async function startService(name = 'ALPHA'): Promise<RunningService> {
       '--listen',
       '127.0.0.1:0',
       '--json',
+      ...extraArgs,
     ],
     {
       cwd: root,
@@ -49,12 +53,25 @@ export async function startService(name = 'ALPHA'): Promise<RunningService> {
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const ready = await new Promise<{ name: string; id: string; url: string }>((resolve, reject) => {
+  const ready = await new Promise<{
+    name: string;
+    id: string;
+    url: string;
+    peerAddress?: string;
+    peerFingerprint?: string;
+  }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start in 20 s: ${stderr}`)), 20_000);
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.on('line', (line) => {
       try {
-        const parsed = JSON.parse(line) as { ready?: boolean; name: string; id: string; url: string };
+        const parsed = JSON.parse(line) as {
+          ready?: boolean;
+          name: string;
+          id: string;
+          url: string;
+          peerAddress?: string;
+          peerFingerprint?: string;
+        };
         if (parsed.ready) {
           clearTimeout(timer);
           resolve(parsed);
@@ -89,6 +106,8 @@ export async function startService(name = 'ALPHA'): Promise<RunningService> {
     url,
     token,
     dataDir,
+    peerAddress: ready.peerAddress ?? null,
+    peerFingerprint: ready.peerFingerprint ?? null,
     async consoleUrl() {
       const response = await fetch(`${url}/console/code`, {
         method: 'POST',

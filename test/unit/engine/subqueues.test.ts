@@ -168,19 +168,54 @@ describe('R-S1 a subqueue opened by naming it lasts as long as the call', () => 
     expect(subqueuePaths()).toEqual([]);
   });
 
-  test('a read of a missing subqueue shows it empty, then it is gone', async () => {
+  test('a read of a missing subqueue shows it empty, then it is gone, and no watcher hears of it', async () => {
+    const queueEvents: string[] = [];
+    const off = h.qm.on((e) => {
+      if (e.type === 'queueCreated' || e.type === 'queueDeleted') queueEvents.push(`${e.type} ${e.path}`);
+    });
     expect(h.qm.browse({ path: POISON })).toMatchObject({ total: 0, messages: [] });
+    await afterCall();
+    off();
+    expect(subqueuePaths()).toEqual([]);
+    // A console showing the queue family answered each created/deleted pair with a new read: a loop.
+    expect(queueEvents).toEqual([]);
+  });
+
+  test('a receive that waited on a missing subqueue and timed out leaves nothing behind (a refused call changes nothing)', async () => {
+    const receiving = h.qm.receive({ path: POISON, timeoutMs: 5 });
+    const peeking = h.qm.peek({ path: RETRY, timeoutMs: 5 });
+    await afterCall();
+    expect(subqueuePaths().sort()).toEqual([POISON, RETRY]);
+    h.clock.advance(10);
+    await expect(receiving).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
+    await expect(peeking).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
     await afterCall();
     expect(subqueuePaths()).toEqual([]);
   });
 
   test('a receive waiting on a subqueue keeps it open, and a move into it wakes that receive', async () => {
     await h.qm.send(Q, { body: 'bad' });
+    const created: string[] = [];
+    const off = h.qm.on((e) => void (e.type === 'queueCreated' && created.push(e.path)));
     const waiting = h.qm.receive({ path: POISON, timeoutMs: 5_000 });
     await afterCall();
+    off();
     expect(subqueuePaths()).toEqual([POISON]);
+    expect(created).toEqual([POISON]);
     const [m] = h.qm.browse({ path: Q }).messages;
     await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);
     await expect(waiting).resolves.toMatchObject({ body: 'bad', moveCount: 1 });
+  });
+
+  test('a cursor open on a subqueue is an open handle: the subqueue stays and the cursor sees a message moved in', async () => {
+    const cursor = h.qm.openCursor(POISON);
+    await afterCall();
+    expect(subqueuePaths()).toEqual([POISON]);
+    await h.qm.send(Q, { body: 'later' });
+    const waiting = h.qm.cursorPeek({ cursor, timeoutMs: 5_000 });
+    const [m] = h.qm.browse({ path: Q }).messages;
+    await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);
+    await expect(waiting).resolves.toMatchObject({ body: 'later', moveCount: 1 });
+    h.qm.closeCursor(cursor);
   });
 });

@@ -19,12 +19,24 @@ export class FakeTransport implements FrameTransport {
   /** Where sent frames go (the other end), after a microtask as a real transport would. */
   peer: FrameSink | undefined;
 
+  /** With holdSends, a send stays pending (written into a full socket) until breakConnection or releaseSends. */
+  holdSends = false;
+  private readonly pending: { resolve: () => void; reject: (error: Error) => void }[] = [];
+
   send(text: string): Promise<void> {
     if (this.failSends || this.closedWith) return Promise.reject(new Error('socket closed'));
     this.sent.push(text);
     const peer = this.peer;
     if (peer) queueMicrotask(() => peer.frame(text));
+    if (this.holdSends) return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
     return Promise.resolve();
+  }
+
+  /** The socket dies as ws reports it: pending sends fail and the buffer empties before any close is reported. */
+  breakConnection(): void {
+    this.failSends = true;
+    this.buffered = 0;
+    for (const send of this.pending.splice(0)) send.reject(new Error('write ECONNRESET'));
   }
 
   bufferedBytes(): number {

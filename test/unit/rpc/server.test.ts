@@ -357,6 +357,33 @@ describe('backpressure', () => {
     await expect(preparing).rejects.toMatchObject({ code: 'OPERATION_CANCELLED' });
   });
 
+  test('a receive waiting for the reader gives up when the connection breaks, before its close is reported', async () => {
+    const t = new FakeTransport();
+    t.holdSends = true;
+    const { handler, calls } = manualHandler({ isDestructive: (op) => op === 'receive' });
+    const sink = serveRpc(t, { handler, limits: { highWaterBytes: 1_000 } });
+    sink.frame(call(1, 'browse'));
+    sink.frame(call(2, 'receive'));
+    await flush();
+    t.buffered = 5_000;
+    calls[0]?.answer(ok('a large page, stuck in the socket'));
+    await flush();
+    let prepared = false;
+    const preparing = (calls[1]?.context as RpcCallContext).deliver('m').then((write) => {
+      prepared = true;
+      return write;
+    });
+    await flush();
+    expect(prepared).toBe(false);
+    // The buffer empties because the socket died, not because the reader caught up: nothing may be committed.
+    t.breakConnection();
+    await expect(preparing).rejects.toMatchObject({
+      code: expect.stringMatching(/OPERATION_CANCELLED|SERVICE_NOT_AVAILABLE/),
+    });
+    expect(prepared).toBe(false);
+    sink.closed('gone');
+  });
+
   test('results are never dropped for a slow reader', async () => {
     const t = new FakeTransport();
     t.buffered = 1_000_000;

@@ -27,6 +27,8 @@ export type EngineClient = SpiedApi & {
   /** While true, browse answers wait for releaseBrowse() (to test what is in flight). */
   holdBrowse: boolean;
   releaseBrowse(): void;
+  /** Starts this computer's networking without a peer listener (peers, routes, outgoing queues, offline mode). */
+  startNetwork(): Promise<void>;
   /** Closes the queue manager and removes its folder. */
   dispose(): Promise<void>;
 };
@@ -61,6 +63,7 @@ export function createEngineClient(name = 'ALPHA'): EngineClient {
     emit: (event) => listeners.forEach((l) => l(event)),
     holdBrowse: false,
     releaseBrowse: () => held.splice(0).forEach((release) => release()),
+    startNetwork: async () => void (await host.startNetwork({})),
     async dispose() {
       open.delete(client);
       client.holdBrowse = false;
