@@ -198,6 +198,7 @@ class QueueManager implements QueueManagerApi {
         storeCleanupMs: settings.get('MessageCleanupInterval'),
       },
       this.startedMs,
+      (queueId) => this.appCursors.isOpenOn(queueId),
     );
     this.expiry = new Expiry(this.ctx, () => this.closed);
     this.appCursors = new CursorOperations(this.ctx);
