@@ -49,6 +49,12 @@ const jobs = [
     output: 'dist/cli/qk.mjs',
   },
   {
+    name: 'data folder',
+    entry: 'bin/data-folder.ts',
+    // npm start reads the data folder through this (build/start.mjs): one definition of the folder and of a live service.
+    options: { format: 'esm', packages: 'external', outfile: at('dist/cli/data-folder.mjs') },
+  },
+  {
     name: 'electron main',
     entry: 'electron/main.ts',
     options: {

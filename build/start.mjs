@@ -6,9 +6,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openConsoleWindow } from './console-window.mjs';
 import { desktopApp } from './electron-runtime.mjs';
 
@@ -44,10 +43,9 @@ function build() {
   }
 }
 
-function defaultDataDir() {
-  if (process.env.QK_DATA) return process.env.QK_DATA;
-  const base = process.env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
-  return join(base, 'queuekeeper');
+/** The data folder `qk` uses (QK_DATA, else the per-user default) and its service, from the built CLI's own code. */
+async function dataFolder() {
+  return import(pathToFileURL(join(root, 'dist/cli/data-folder.mjs')).href);
 }
 
 /** 8185 when free, else any free port. */
@@ -57,16 +55,6 @@ function choosePort() {
     probe.once('error', () => resolve(0));
     probe.listen(DEFAULT_PORT, '127.0.0.1', () => probe.close(() => resolve(DEFAULT_PORT)));
   });
-}
-
-function readRunningService(dataDir) {
-  try {
-    const service = JSON.parse(readFileSync(join(dataDir, 'service.json'), 'utf8'));
-    process.kill(service.pid, 0);
-    return service;
-  } catch {
-    return null;
-  }
 }
 
 /** Asks the service for a one-time console link (the token stays in this process, never on a command line). */
@@ -119,9 +107,15 @@ function startService(dataDir, port) {
 }
 
 async function runInBrowser() {
-  const dataDir = defaultDataDir();
+  const { dataDirOf, readServiceEndpoint } = await dataFolder();
+  const dataDir = dataDirOf({}, process.env);
   const tokenNote = `data folder ${dataDir}; the token is in ${join(dataDir, 'token')}, readable by you only`;
-  const running = readRunningService(dataDir);
+  let running = null;
+  try {
+    running = readServiceEndpoint(dataDir);
+  } catch {
+    // No live service on the folder (its message says why): this script starts one below.
+  }
   if (running) {
     const link = await consoleLink(running.url, dataDir);
     say(`A service already runs at ${running.url} (${tokenNote}).`);

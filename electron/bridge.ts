@@ -3,23 +3,9 @@
  * subscription. Built from `operationNames`, so the bridge can never drift from the contract; no raw
  * ipcRenderer and nothing else crosses into the page.
  */
-import {
-  operationNames,
-  type Envelope,
-  type OperationInput,
-  type OperationName,
-  type OperationOutput,
-  type QkEvent,
-} from '@qk/api';
+import { operationNames, type QkEvent, type QueuekeeperBridge } from '@qk/api';
 import type { IpcRenderer, IpcRendererEvent } from 'electron';
 import { CALL_CHANNEL, EVENT_CHANNEL } from './channels.js';
-
-/** `window.queuekeeper` as the renderer sees it. */
-export type QueuekeeperBridge = {
-  [N in OperationName]: (input: OperationInput<N>) => Promise<Envelope<OperationOutput<N>>>;
-} & {
-  onEvent(listener: (event: QkEvent) => void): () => void;
-};
 
 /** Builds the bridge object over an ipcRenderer. */
 export function createBridge(ipc: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>): QueuekeeperBridge {

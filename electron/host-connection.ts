@@ -1,5 +1,5 @@
 /** The main-process side of the utility process: core/rpc's call protocol over the child's message port. */
-import type { QkEvent } from '@qk/api';
+import { eventSchema } from '@qk/api';
 import { RpcClient, type FrameTransport } from '@qk/rpc';
 import type { FromHost, HostApi, ToHost } from './host-protocol.js';
 
@@ -55,8 +55,12 @@ export function connectHost(child: ChildLike): Promise<HostConnection> {
             url: message.url,
             call: (op, input, signal) => rpc.call(op, input, signal),
             subscribe(listener) {
-              // The host forwards the engine's events, which are the contract's.
-              return rpc.subscribe((event) => listener(event as QkEvent));
+              // Checked like any event that crosses a process: one the contract does not know is a bug, said so.
+              return rpc.subscribe((raw) => {
+                const parsed = eventSchema.safeParse(raw);
+                if (parsed.success) listener(parsed.data);
+                else console.error('Queuekeeper: the service process sent an event the contract does not know:', raw);
+              });
             },
             stop() {
               if (exited) return Promise.resolve();

@@ -1,9 +1,9 @@
 /** The console window with the secure defaults fixed in one place (Electron's security checklist). */
 import { BrowserWindow, dialog, session, type BrowserWindowConstructorOptions, type WebContents } from 'electron';
+import { ANY_SERVICE_CONNECT_SRC, consoleContentSecurityPolicy } from '@qk/api';
 
-/** The renderer's policy; the same as the meta tag of renderer/index.html, sent as a header where headers exist. */
-export const CONSOLE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self' http: https: ws: wss:; base-uri 'none'; form-action 'none'";
+/** The console's one policy (core/api), as a header on what the app serves; the console may connect to any service. */
+export const CONSOLE_CSP = consoleContentSecurityPolicy(ANY_SERVICE_CONNECT_SRC);
 
 /**
  * The options every console window gets; exported so a test can check each one. DevTools exist only in

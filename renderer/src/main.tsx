@@ -5,7 +5,8 @@
 import { StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBridgeClient } from './client/bridge-client.js';
-import { describeError, type ConsoleClient, type QueuekeeperBridge } from './client/console-client.js';
+import type { QueuekeeperBridge } from '@qk/api';
+import { describeError, type ConsoleClient } from './client/console-client.js';
 import { createHttpClient } from './client/http-client.js';
 import { forgetToken, redeemLinkCode, rememberToken, storedToken, takeLinkCode } from './client/token.js';
 import { App } from './shell/App.js';

@@ -3,6 +3,7 @@
  * `cursorClose`): `qk` runs one call per process, so its cursor is `--lookup-id … --action` (lookup.test.ts).
  */
 import { describe, expect, test } from 'vitest';
+import { ok } from '../helpers/qk-expect.js';
 import { callApi } from '../helpers/http-api.js';
 import type { QkMessage } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
@@ -62,5 +63,21 @@ describe.concurrent('cursors', () => {
     const waiting = api<QkMessage>('cursorPeek', { cursor, action: 'next', timeoutMs: 60_000 });
     await q.send(path, '--label', 'late', '--priority', '7');
     expect((await waiting).label).toBe('late');
+  });
+
+  test('R-S1 R-C4 a cursor open on a subqueue keeps it; a message moved in later reaches the waiting cursor', async () => {
+    const { q, svc } = file;
+    const path = await queueOf('c-sub', 'poisonous');
+    const poison = `${path};poison`;
+    const { cursor } = await api<{ cursor: string }>('cursorOpen', { path: poison });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await q.list()).some((x) => x.type === 'subqueue' && x.path.toLowerCase() === poison.toLowerCase())).toBe(
+      true,
+    );
+    const waiting = api<QkMessage>('cursorPeek', { cursor, timeoutMs: 60_000 });
+    const [m] = await q.messages(path);
+    ok(await svc.qk('message', 'move', path, String(m?.lookupId), poison));
+    expect(await waiting).toMatchObject({ label: 'poisonous', moveCount: 1 });
+    await api('cursorClose', { cursor });
   });
 });

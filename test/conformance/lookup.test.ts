@@ -69,6 +69,21 @@ describe.concurrent('lookup-ID actions', () => {
     expect(last.label).toBe('c');
   });
 
+  test('R-L2 first and last ignore --lookup-id; on an empty queue they find nothing (exit 3)', async () => {
+    const { q, svc } = file;
+    const { path } = await walkable('l2-ends');
+    const label = async (...flags: string[]): Promise<string> =>
+      ok(await svc.qk<QkMessage>('peek', path, ...flags)).label;
+    expect(await label('--lookup-id', '999999999', '--action', 'first')).toBe('top');
+    expect(await label('--lookup-id', '1', '--action', 'last')).toBe('c');
+    const empty = await q.newQueue('l2-empty');
+    for (const action of ['first', 'last']) {
+      const result = await svc.qk('receive', empty, '--action', action);
+      expect(result.exitCode, action).toBe(3);
+      expect(result.json).toMatchObject({ error: { code: 'MESSAGE_NOT_FOUND' } });
+    }
+  });
+
   test('--action needs a word qk knows, and next/previous/current need --lookup-id (exit 2)', async () => {
     const { svc } = file;
     const { path } = await walkable('l2-usage');

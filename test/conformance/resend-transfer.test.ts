@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { runCli, type CliIo } from '@qk/cli';
 import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
+import { callApi } from '../helpers/http-api.js';
 import { SYSTEM } from '../helpers/qk-ops.js';
 import type { QkMessage } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
@@ -146,6 +147,41 @@ describe.concurrent('qk export and qk import', () => {
     const bin = after.find((m) => m.label === 'binary');
     expect(Buffer.from(bin?.bodyBase64 ?? '', 'base64').equals(binary)).toBe(true);
     expect(after.find((m) => m.label === 'props')?.timeToBeReceived).toBeGreaterThan(3_500);
+  });
+
+  test('a queue larger than one reply (1,201 messages, pages of 1,000) exports and imports whole, in queue order', async () => {
+    const { q, svc } = file;
+    const [src, dst] = await Promise.all([q.newQueue('ex-big'), q.newQueue('ex-big-copy')]);
+    const count = 1_201;
+    const messages = Array.from({ length: count }, (_, i) => ({
+      path: src,
+      message: { label: `m${i}`, body: `${i}` },
+    }));
+    await callApi(svc.dataDir, 'sendBatch', { messages });
+    const out = join(folder, 'big.jsonl');
+    expect(ok(await svc.qk<{ exported: number }>('export', src, out))).toEqual({ exported: count });
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(count + 1);
+    expect(lines.slice(1).map((line) => (JSON.parse(line) as { label: string }).label)).toEqual(
+      messages.map((m) => m.message.label),
+    );
+    expect(ok(await svc.qk<{ imported: number }>('import', dst, out))).toEqual({ imported: count });
+    const copied = ok(await svc.qk<{ total: number }>('messages', dst, '--limit', '1'));
+    expect(copied.total).toBe(count);
+  });
+
+  test('qk import --as-new sends each message anew from this computer: new ID, class NORMAL, same label and body, sent now', async () => {
+    const { q, svc } = file;
+    const [src, dst] = await Promise.all([q.newQueue('ex-new'), q.newQueue('ex-new-copy')]);
+    const id = await q.send(src, '--label', 'once more', '--body', 'same body', '--ttbr', '3600');
+    const out = join(folder, 'as-new.jsonl');
+    ok(await svc.qk('export', src, out));
+    const beforeImport = Date.now();
+    expect(ok(await svc.qk<{ imported: number }>('import', dst, out, '--as-new'))).toEqual({ imported: 1 });
+    const [copy] = await q.messages(dst);
+    expect(copy).toMatchObject({ class: 'NORMAL', label: 'once more', body: 'same body' });
+    expect(copy?.id).not.toBe(id);
+    expect(Date.parse(copy?.sentTime ?? '')).toBeGreaterThanOrEqual(beforeImport - 250);
   });
 
   test('an import the queue cannot take (transactional type) is refused and stores nothing', async () => {

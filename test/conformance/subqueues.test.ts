@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
 import { callApi } from '../helpers/http-api.js';
 import { SYSTEM, sameQueue } from '../helpers/qk-ops.js';
-import type { QkQueue } from '../helpers/qk-types.js';
+import type { QkMessage, QkQueue } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
 
 /** The properties subqueues add to the CLI.md shapes. */
@@ -143,5 +143,66 @@ describe.concurrent('poison messages', () => {
     ok(await svc.qk('message', 'move', dest, String(m?.lookupId), `${dest};poison`));
     const [moved] = await q.messages(`${dest};poison`);
     expect(moved).toMatchObject({ abortCount: 0, moveCount: 1 });
+  });
+});
+
+// A block of its own: suites run one after the other, so these do not share the qk slots with the ones above.
+describe.concurrent('subqueues that come and go, and what has none', () => {
+  test('R-S1 a subqueue that is not there reads as empty and is not kept; a refused call leaves none; an emptied one goes by itself', async () => {
+    const { q, svc } = file;
+    const dest = await q.newQueue('s1-gone');
+    const sub = `${dest};look`;
+    const listed = async (path: string): Promise<boolean> => (await q.list()).some((x) => sameQueue(x.path, path));
+    expect(await q.show(sub)).toMatchObject({ type: 'subqueue', messageCount: 0 });
+    expect((await q.page(sub)).total).toBe(0);
+    expect((await svc.qk('peek', sub)).exitCode).toBe(3);
+    const missing = await svc.qk('receive', sub, '--lookup-id', '1');
+    expect([missing.exitCode, missing.json]).toMatchObject([3, { error: { code: 'MESSAGE_NOT_FOUND' } }]);
+    expect(await listed(sub)).toBe(false);
+    await q.send(dest, '--label', 'in and out');
+    ok(await svc.qk('message', 'move', dest, String(await lookupIdOf(dest)), sub));
+    expect(await listed(sub)).toBe(true);
+    expect((await q.receive(sub)).label).toBe('in and out');
+    await waitFor(async () => !(await listed(sub)), 'the emptied subqueue to go', 30_000, 1_000);
+  });
+
+  test('R-S5 journals, system queues and subqueues have no subqueues: ILLEGAL_QUEUE_PATHNAME, nothing created', async () => {
+    const { q, svc } = file;
+    const dest = await q.newQueue('s5');
+    await q.send(dest, '--label', 'stays');
+    const id = String(await lookupIdOf(dest));
+    for (const path of [
+      `${SYSTEM.deadLetter};x`,
+      `${SYSTEM.xactDeadLetter};x`,
+      `${SYSTEM.journal};x`,
+      `${dest}\\JOURNAL$;x`,
+      `${dest};a;b`,
+    ])
+      failsWith(await svc.qk('queue', 'show', path), 'ILLEGAL_QUEUE_PATHNAME');
+    for (const path of [`${SYSTEM.deadLetter};x`, `${dest};a;b`])
+      failsWith(await svc.qk('message', 'move', dest, id, path), 'ILLEGAL_QUEUE_PATHNAME');
+    expect((await q.messages(dest)).map((m) => m.label)).toEqual(['stays']);
+    expect((await q.list()).filter((x) => x.type === 'subqueue' && sameQueue(x.parent, dest))).toEqual([]);
+  });
+
+  test('R-S6 R-L2 a subqueue is read by lookup ID too; R-S8 a poison message is rejected from its subqueue with 0xC004', async () => {
+    const { q, svc } = file;
+    const [dest, adm] = await Promise.all([q.newQueue('s6'), q.newQueue('s6-adm')]);
+    const poison = `${dest};poison`;
+    const msgId = await q.send(dest, '--label', 'poison', '--ack', 'nack-receive', '--admin-queue', adm);
+    await q.send(dest, '--label', 'fine');
+    const id = String(await lookupIdOf(dest));
+    ok(await svc.qk('message', 'move', dest, id, poison));
+    expect(ok(await svc.qk<QkMessage>('peek', poison, '--action', 'first'))).toMatchObject({ label: 'poison' });
+    expect(ok(await svc.qk<QkMessage>('peek', poison, '--lookup-id', id))).toMatchObject({ moveCount: 1 });
+    expect((await svc.qk('peek', poison, '--lookup-id', id, '--action', 'next')).exitCode).toBe(3);
+    ok(await svc.qk('message', 'reject', poison, id));
+    expect((await q.show(poison)).messageCount).toBe(0);
+    expect((await q.messages(dest)).map((m) => m.label)).toEqual(['fine']);
+    const nacks = await waitFor(async () => {
+      const acks = await q.acksFor(adm, msgId);
+      return acks.length > 0 ? acks : undefined;
+    }, 'the NACK');
+    expect(nacks.map((n) => [n.class, n.classCode])).toEqual([['NACK_RECEIVE_REJECTED', 0xc004]]);
   });
 });

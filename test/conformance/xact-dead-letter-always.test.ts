@@ -3,7 +3,7 @@
  * service). Its own service, because the setting changes what every transactional message does.
  */
 import { expect, test } from 'vitest';
-import { waitFor } from '../helpers/qk-expect.js';
+import { ok, waitFor } from '../helpers/qk-expect.js';
 import { SYSTEM } from '../helpers/qk-ops.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
 import { delay } from '../helpers/service-harness.js';
@@ -50,4 +50,31 @@ test('R-D3 XactDeadLetterAlways = 1 takes effect after a restart: undelivered tr
   await waitFor(async () => (await q.messages(nontx)).length === 0, 'the nontransactional message to expire');
   expect(await q.copiesOf(SYSTEM.deadLetter, nontransactional)).toHaveLength(0);
   expect(await q.copiesOf(SYSTEM.xactDeadLetter, nontransactional)).toHaveLength(0);
+});
+
+test("R-D3 with XactDeadLetterAlways = 1 a purge, a queue deletion and an administrator's delete dead-letter unflagged transactional messages", async () => {
+  const { q, svc } = file;
+  if ((await q.setting('XactDeadLetterAlways')).value !== 1) {
+    await q.setSetting('XactDeadLetterAlways', 1);
+    await svc.restart();
+  }
+  const [purged, deleted, one] = await Promise.all([
+    q.newQueue('xa-purge', '--transactional'),
+    q.newQueue('xa-delete', '--transactional'),
+    q.newQueue('xa-one', '--transactional'),
+  ]);
+  const [idPurged, idDeleted, idOne] = await Promise.all([
+    q.send(purged, '--transactional', '--label', 'purged'),
+    q.send(deleted, '--transactional', '--label', 'deleted'),
+    q.send(one, '--transactional', '--label', 'deleted alone'),
+  ]);
+  expect(await q.purge(purged)).toBe(1);
+  ok(await svc.qk('queue', 'delete', deleted));
+  const [m] = await q.messages(one);
+  ok(await svc.qk('message', 'delete', one, String(m?.lookupId)));
+  const copyOf = (id: string) =>
+    waitFor(async () => (await q.copiesOf(SYSTEM.xactDeadLetter, id))[0], `${id} in XACTDEADLETTER$`, 8_000);
+  expect(await copyOf(idPurged)).toMatchObject({ class: 'NACK_Q_PURGED', classCode: 0xc001, label: 'purged' });
+  expect(await copyOf(idDeleted)).toMatchObject({ class: 'NACK_Q_DELETED', classCode: 0xc000, label: 'deleted' });
+  expect(await copyOf(idOne)).toMatchObject({ class: 'NACK_Q_PURGED', classCode: 0xc001 });
 });

@@ -1,25 +1,8 @@
-/**
- * Typed events, past tense, flowing from the engine to every subscriber (WebSocket, IPC). `queueChanged`
- * (counts) comes at most once per queue per timer tick (100 ms). `messageArrived`/`messageRemoved` come per
- * message up to 256 per tick; a larger burst is told only by `queueChanged`, so subscribers that show
- * messages refresh on it too.
- */
+/** The events' schema, checked against core/model's QkEvent (the one definition of their shape). */
 import { z } from 'zod';
+import { messageRemovalReasons, type QkEvent } from '@qk/model';
 import { outgoingQueueInfoSchema, peerInfoSchema } from './network-operations.js';
 import { boundedString, Bounds, messageIdSchema, queuePathSchema } from './schemas.js';
-
-export const messageRemovalReasons = [
-  'received',
-  'purged',
-  'deleted',
-  'expired',
-  'moved',
-  'queueDeleted',
-  'conversationEnded',
-  'retained',
-  'rejected',
-  'forwarded',
-] as const;
 
 const counts = {
   path: queuePathSchema,
@@ -58,10 +41,9 @@ export const eventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('peerChanged'), peer: peerInfoSchema }),
   /** An outgoing queue's state, next hop or counts changed. */
   z.object({ type: z.literal('outgoingQueueChanged'), outgoing: outgoingQueueInfoSchema }),
-]);
+]) satisfies z.ZodType<QkEvent>;
 
-export type QkEvent = z.infer<typeof eventSchema>;
-export type QkEventType = QkEvent['type'];
-export type MessageRemovalReason = (typeof messageRemovalReasons)[number];
+export { messageRemovalReasons, type MessageRemovalReason, type QkEvent, type QkEventType } from '@qk/model';
+
 /** Subscribing returns a disposer. */
 export type Unsubscribe = () => void;

@@ -1,6 +1,7 @@
 /** zod schemas of the shapes that cross a process boundary; each is checked against its model type. */
 import { z } from 'zod';
 import {
+  browseSortColumns,
   computerNameProblem,
   errorCodes,
   Limits,
@@ -277,7 +278,7 @@ export const errorBodySchema = z.object({ code: errorCodeSchema, message: bounde
 
 /** Which message order a browse returns; `queue` is receive order (priority, then arrival). */
 export const browseSortSchema = z.object({
-  column: z.enum(['queue', 'lookupId', 'priority', 'class', 'label', 'size', 'sentTime', 'arrivedTime']),
+  column: z.enum(browseSortColumns),
   descending: z.boolean().optional(),
 });
 

@@ -3,12 +3,12 @@
  * claimed message is invisible to other receivers (R-C5) and skipped by purge until its receive ends (R-P2).
  */
 import type { StoredMessage } from '@qk/store';
-import type { RemovalReason } from './types.js';
+import type { MessageRemovalReason } from '@qk/model';
 
 interface Claim {
   queueId: number;
   /** Set when the queue was purged or deleted meanwhile: if the receive is undone, the message goes this way. */
-  removeAs: RemovalReason | null;
+  removeAs: MessageRemovalReason | null;
 }
 
 export class Claims {
@@ -35,12 +35,12 @@ export class Claims {
   }
 
   /** Marks the claimed messages of a queue to be removed for `reason` should their receive be undone. */
-  markRemoval(queueId: number, reason: RemovalReason): void {
+  markRemoval(queueId: number, reason: MessageRemovalReason): void {
     for (const claim of this.claims.values()) if (claim.queueId === queueId) claim.removeAs = reason;
   }
 
   /** Ends a claim; returns the removal still owed, if any. */
-  release(lookupId: number): RemovalReason | null {
+  release(lookupId: number): MessageRemovalReason | null {
     const claim = this.claims.get(lookupId);
     if (!claim) return null;
     this.claims.delete(lookupId);

@@ -4,7 +4,8 @@ import type { ComputerIdentity, Sequences } from './identity.js';
 import type { QueueRegistry } from './queue-registry.js';
 import type { Settings } from './settings.js';
 import type { Effects } from './effects.js';
-import type { Clock, EngineEvent } from './types.js';
+import type { QkEvent } from '@qk/model';
+import type { Clock } from './types.js';
 
 export interface Core {
   readonly store: Store;
@@ -17,7 +18,7 @@ export interface Core {
   readonly effects: Effects;
   /** Settings fixed at start (restart-required ones). */
   readonly xactDeadLetterAlways: boolean;
-  emit(event: EngineEvent): void;
+  emit(event: QkEvent): void;
   /** Wakes a receiver waiting on a queue; `arrived` is the message that became ready there, when one did. */
   wake(queueId: number, arrived?: ReadyKey): void;
   /** Marks a queue whose counters changed, for one coalesced queueChanged event. */

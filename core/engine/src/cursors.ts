@@ -50,6 +50,12 @@ class CursorTable {
     return cursor;
   }
 
+  /** True when a cursor is open on the queue: it is an open handle, which keeps a subqueue (R-S1). */
+  isOpenOn(queueId: number): boolean {
+    for (const cursor of this.cursors.values()) if (cursor.queueId === queueId) return true;
+    return false;
+  }
+
   close(id: string): void {
     if (!this.cursors.delete(id)) throw new QkError('INVALID_HANDLE', `There is no open cursor '${id}'.`);
   }
@@ -111,7 +117,9 @@ async function locate(
 ): Promise<StoredMessage> {
   const { core } = ctx;
   const deadline = core.clock.now() + timeoutMs;
-  const found = action === 'current' ? currentOf(ctx, cursor, queue) : nextFree(ctx, queue, cursor.at);
+  const look = (): StoredMessage | null =>
+    action === 'current' ? currentOf(ctx, cursor, queue) : nextFree(ctx, queue, cursor.at);
+  const found = look();
   if (found) return found;
   for (;;) {
     const watermark = core.sequences.lastLookupId();
@@ -127,6 +135,10 @@ async function locate(
       .find((c) => !ctx.claims.has(c.lookupId));
     const m = arrived ? core.store.messages.rows([arrived])[0] : undefined;
     if (m) return m;
+    // A message moved in from its queue or a sibling subqueue (R-S3) keeps its older lookup ID, so it is not
+    // "since" the watermark: look again from the cursor's position.
+    const moved = look();
+    if (moved) return moved;
   }
 }
 
@@ -180,6 +192,11 @@ export class CursorOperations {
 
   close(id: string): void {
     this.table.close(id);
+  }
+
+  /** True when a cursor is open on the queue (R-S1: an open handle keeps a subqueue). */
+  isOpenOn(queueId: number): boolean {
+    return this.table.isOpenOn(queueId);
   }
 
   /** Closes the cursors nobody used for CURSOR_IDLE_MS. */

@@ -18,7 +18,7 @@ export interface MaintenanceSettings {
 }
 
 export class Maintenance {
-  private readonly subqueues = new IdleSubqueues();
+  private readonly subqueues: IdleSubqueues;
   /** When each outgoing queue last had traffic. */
   private readonly outgoingActivity = new Map<number, number>();
   private lastStoreCleanupMs: number;
@@ -29,8 +29,10 @@ export class Maintenance {
     private readonly traffic: TrafficMeter,
     private readonly settings: MaintenanceSettings,
     startMs: number,
+    hasOpenCursor: (queueId: number) => boolean,
   ) {
     this.lastStoreCleanupMs = startMs;
+    this.subqueues = new IdleSubqueues(hasOpenCursor);
   }
 
   /** Notes the queues whose messages changed in the last tick. */

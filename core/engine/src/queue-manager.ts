@@ -17,6 +17,8 @@ import {
   type SendProperties,
   type ServiceStatus,
   type SettingInfo,
+  type MessageRemovalReason,
+  type QkEvent,
 } from '@qk/model';
 import { Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
@@ -66,7 +68,6 @@ import {
   type Clock,
   type Deliver,
   type WriteReply,
-  type EngineEvent,
   type EngineListener,
   type ImportMode,
   type MessageLocation,
@@ -78,7 +79,6 @@ import {
   type ReceiveBatchInput,
   type ReceiveInput,
   type ReplyLimit,
-  type RemovalReason,
   type SendItem,
   type SendOptions,
 } from './types.js';
@@ -198,6 +198,7 @@ class QueueManager implements QueueManagerApi {
         storeCleanupMs: settings.get('MessageCleanupInterval'),
       },
       this.startedMs,
+      (queueId) => this.appCursors.isOpenOn(queueId),
     );
     this.expiry = new Expiry(this.ctx, () => this.closed);
     this.appCursors = new CursorOperations(this.ctx);
@@ -260,7 +261,7 @@ class QueueManager implements QueueManagerApi {
     return () => this.listeners.delete(listener);
   }
 
-  private emit(event: EngineEvent): void {
+  private emit(event: QkEvent): void {
     if (this.listeners.size === 0) return;
     // A burst (a batch of thousands) is told by the tick's queueChanged rather than one event per message,
     // which would bury a console under a million frames while the counts already say it all.
@@ -724,7 +725,7 @@ class QueueManager implements QueueManagerApi {
 
   /** Ends claims. When the receive was undone, a purge or deletion that came meanwhile now removes the message (R-P2). */
   private releaseClaims(messages: StoredMessage[], undone: boolean): void {
-    const owed: { message: StoredMessage; reason: RemovalReason }[] = [];
+    const owed: { message: StoredMessage; reason: MessageRemovalReason }[] = [];
     const queues = new Set<number>();
     for (const m of messages) {
       const reason = this.claims.release(m.lookupId);

@@ -2,11 +2,11 @@
  * A message leaves a queue: received, purged, expired, deleted with its queue, or removed by an
  * administrator. What each reason owes — journal copies, acknowledgments, dead letters — is decided here.
  */
-import { MessageClass, MessageStatus } from '@qk/model';
+import { MessageClass, MessageStatus, type MessageRemovalReason } from '@qk/model';
 import { timerDeadlines } from './drafts.js';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
-import type { RemovalReason } from './types.js';
+
 import { acknowledge, deadLetter, failDelivery } from './acknowledgments.js';
 import { copyHasRoom } from './quotas.js';
 import { draftOf, place, unplace } from './placement.js';
@@ -20,7 +20,7 @@ const isDestinationQueue = (q: QueueRecord): boolean =>
   q.kind === 'private' || q.kind === 'public' || q.kind === 'subqueue';
 
 /** Removes one message for `reason`, with every consequence MSMQ attaches to that reason. */
-export function removeMessage(core: Core, message: StoredMessage, reason: RemovalReason): void {
+export function removeMessage(core: Core, message: StoredMessage, reason: MessageRemovalReason): void {
   const queue = core.registry.get(message.queueId);
   if (!queue) return;
   const path = core.registry.pathOf(queue);
@@ -47,7 +47,7 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Remova
 }
 
 /** Negative acknowledgments and dead letters owed by a ready message that leaves without being received. */
-function owe(core: Core, message: StoredMessage, queue: QueueRecord, reason: RemovalReason): void {
+function owe(core: Core, message: StoredMessage, queue: QueueRecord, reason: MessageRemovalReason): void {
   if (queue.kind === 'outgoing') {
     // R-P6: purged (or deleted by an administrator) before it reached its destination.
     if (reason === 'purged' || reason === 'deleted') leftUnreceived(core, message, MessageClass.NACK_PURGED);

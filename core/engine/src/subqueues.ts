@@ -74,7 +74,7 @@ export async function moveWithinFamily(
       'MESSAGE_LOCKED_UNDER_TRANSACTION',
       `Message ${lookupId} is held by a receive that has not ended.`,
     );
-  await ctx.holding([message], () =>
+  const movedTo = await ctx.holding([message], () =>
     ctx.execute(message.table === 'main', () => {
       const to = core.registry.get(target.id) ?? createSubqueue(core, core.registry.ownerOf(target), target.name);
       const now = core.clock.now();
@@ -97,10 +97,12 @@ export async function moveWithinFamily(
         core.touched(to.id);
         core.emit({ type: 'messageRemoved', path: fromPath, lookupId, reason: 'moved' });
         core.emit({ type: 'messageArrived', path: toPath, lookupId, id: message.msgId, classCode: message.classCode });
-        core.wake(to.id, message);
       });
+      return to;
     }),
   );
+  // Only now is the message free to take: a receive or cursor woken while the move still held it would skip it.
+  core.wake(movedTo.id, message);
 }
 
 /** How long an empty, unused subqueue stays before it goes: a console looking at it is "an open handle". */
@@ -113,12 +115,15 @@ const IDLE_SUBQUEUE_MS = 10_000;
 export class IdleSubqueues {
   private readonly emptySince = new Map<number, number>();
 
+  /** `hasOpenCursor`: an application cursor on a subqueue is an open handle, which keeps it (R-S1). */
+  constructor(private readonly hasOpenCursor: (queueId: number) => boolean) {}
+
   /** Runs on the timer tick. */
   sweep(ctx: EngineContext, nowMs: number): void {
     const { core } = ctx;
     const idle: QueueRecord[] = [];
     for (const q of core.registry.allSubqueues()) {
-      if (!isUnused(ctx, q)) {
+      if (!this.isUnused(ctx, q)) {
         this.emptySince.delete(q.id);
         continue;
       }
@@ -137,8 +142,17 @@ export class IdleSubqueues {
    */
   dropIfUnused(ctx: EngineContext, queue: QueueRecord): void {
     if (ctx.core.registry.get(queue.id) !== queue) return;
-    if (isUnused(ctx, queue)) this.remove(ctx, [queue], false);
+    if (this.isUnused(ctx, queue)) this.remove(ctx, [queue], false);
     else ctx.core.emit({ type: 'queueCreated', path: ctx.core.registry.pathOf(queue) });
+  }
+
+  private isUnused(ctx: EngineContext, queue: QueueRecord): boolean {
+    return (
+      ctx.core.registry.usageOf(queue.id).count === 0 &&
+      !ctx.waiters.has(queue.id) &&
+      ctx.claims.countIn(queue.id) === 0 &&
+      !this.hasOpenCursor(queue.id)
+    );
   }
 
   /** `announced: false` — a transient subqueue nobody was told about goes without a queueDeleted either. */
@@ -155,10 +169,4 @@ export class IdleSubqueues {
     }
     if (announced) for (const path of paths) core.emit({ type: 'queueDeleted', path });
   }
-}
-
-function isUnused(ctx: EngineContext, queue: QueueRecord): boolean {
-  return (
-    ctx.core.registry.usageOf(queue.id).count === 0 && !ctx.waiters.has(queue.id) && ctx.claims.countIn(queue.id) === 0
-  );
 }

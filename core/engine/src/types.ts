@@ -1,9 +1,11 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type {
+  BrowseSortColumn,
   ErrorCode,
   ExportedMessage,
   Logger,
   MessageInfo,
+  QkEvent,
   QueueInfo,
   SendProperties,
   ServiceStatus,
@@ -141,13 +143,11 @@ export interface PeekInput {
   signal?: AbortSignal | undefined;
 }
 
-export type BrowseColumn = 'queue' | 'lookupId' | 'priority' | 'class' | 'label' | 'size' | 'sentTime' | 'arrivedTime';
-
 export interface BrowseInput {
   path: string;
   offset?: number | undefined;
   limit?: number | undefined;
-  sort?: { column: BrowseColumn; descending?: boolean | undefined } | undefined;
+  sort?: { column: BrowseSortColumn; descending?: boolean | undefined } | undefined;
   filter?:
     | {
         label?: string | undefined;
@@ -194,38 +194,8 @@ export interface MessageLocation {
   message: MessageInfo;
 }
 
-export type RemovalReason =
-  | 'received'
-  | 'purged'
-  | 'deleted'
-  | 'expired'
-  | 'moved'
-  | 'queueDeleted'
-  | 'conversationEnded'
-  | 'retained'
-  | 'rejected'
-  /** Left an outgoing queue: the next hop stored it (docs/network.md). */
-  | 'forwarded';
-
-/** Events in the shape of core/api's event table (structurally identical; the service forwards them). */
-export type EngineEvent =
-  | { type: 'queueCreated'; path: string }
-  | { type: 'queueDeleted'; path: string }
-  | {
-      type: 'queueChanged';
-      path: string;
-      messageCount: number;
-      bytes: number;
-      journalMessageCount: number;
-      journalBytes: number;
-    }
-  | { type: 'queuePurged'; path: string; purged: number }
-  | { type: 'messageArrived'; path: string; lookupId: number; id: string; classCode: number }
-  | { type: 'messageRemoved'; path: string; lookupId: number; reason: RemovalReason }
-  | { type: 'settingChanged'; name: string; value: number | null; pending: number | null }
-  | { type: 'serviceRestarted' };
-
-export type EngineListener = (event: EngineEvent) => void;
+/** Told every event the queue manager emits (core/model's QkEvent, the shape core/api checks). */
+export type EngineListener = (event: QkEvent) => void;
 
 /** Re-exported so hosts need only the engine's types. */
 export type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo, TrafficSeries };

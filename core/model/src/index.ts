@@ -7,3 +7,4 @@ export * from './types.js';
 export * from './settings.js';
 export * from './logger.js';
 export * from './network.js';
+export * from './events.js';

@@ -114,6 +114,22 @@ export interface ExportedMessage {
   deadLetterQueue: string | null;
 }
 
+/**
+ * The orders a browse can return messages in, one list for the contract, the engine, the store and the console;
+ * `queue` is receive order (priority, then arrival).
+ */
+export const browseSortColumns = [
+  'queue',
+  'lookupId',
+  'priority',
+  'class',
+  'label',
+  'size',
+  'sentTime',
+  'arrivedTime',
+] as const;
+export type BrowseSortColumn = (typeof browseSortColumns)[number];
+
 /** What an application gives to send one message (CLI.md send options). */
 export interface SendProperties {
   body?: string | undefined;

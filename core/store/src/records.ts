@@ -1,6 +1,8 @@
 /** Row shapes of the store, in the engine's words. */
+import type { BrowseSortColumn, QueueType } from '@qk/model';
 
-export type QueueKind = 'private' | 'public' | 'system' | 'journal' | 'outgoing' | 'subqueue';
+/** A queue record's kind is the queue type the contract shows. */
+export type QueueKind = QueueType;
 
 export interface QueueRecord {
   id: number;
@@ -96,13 +98,11 @@ export interface SettingRecord {
   pending: number | null;
 }
 
-export type SortColumn = 'queue' | 'lookupId' | 'priority' | 'class' | 'label' | 'size' | 'sentTime' | 'arrivedTime';
-
 export interface BrowseQuery {
   queueId: number;
   offset: number;
   limit: number;
-  sort: { column: SortColumn; descending: boolean };
+  sort: { column: BrowseSortColumn; descending: boolean };
   filter: {
     label?: string | undefined;
     bodyText?: string | undefined;

@@ -1,6 +1,6 @@
 /** ConsoleClient over the Electron preload bridge (`window.queuekeeper`). */
-import { operationNames, type ApiClient, type OperationName } from '@qk/api';
-import { ApiError, unwrap, type ConsoleClient, type EventListener, type QueuekeeperBridge } from './console-client.js';
+import { operationNames, type ApiClient, type OperationName, type QueuekeeperBridge } from '@qk/api';
+import { ApiError, unwrap, type ConsoleClient, type EventListener } from './console-client.js';
 
 /** Wraps the preload bridge: envelopes become values or ApiErrors. */
 export function createBridgeClient(bridge: QueuekeeperBridge): ConsoleClient {

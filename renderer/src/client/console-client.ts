@@ -1,14 +1,5 @@
 /** The one interface through which the console reaches a queue manager, whatever the transport. */
-import type {
-  ApiClient,
-  Envelope,
-  ErrorBody,
-  OperationInput,
-  OperationName,
-  OperationOutput,
-  QkEvent,
-  Unsubscribe,
-} from '@qk/api';
+import type { ApiClient, Envelope, ErrorBody, QkEvent, Unsubscribe } from '@qk/api';
 
 /** A listener of the service's typed events. */
 export type EventListener = (event: QkEvent) => void;
@@ -44,14 +35,3 @@ export function unwrap<T>(envelope: Envelope<T>): T {
   if (envelope.ok) return envelope.value;
   throw new ApiError(envelope.error);
 }
-
-/**
- * What the Electron preload exposes on `window.queuekeeper`: one function per operation returning the
- * envelope, and one event subscription. Kept structurally identical to electron/preload.ts (a unit test
- * checks both directions).
- */
-export type QueuekeeperBridge = {
-  [N in OperationName]: (input: OperationInput<N>) => Promise<Envelope<OperationOutput<N>>>;
-} & {
-  onEvent(listener: (event: QkEvent) => void): Unsubscribe;
-};

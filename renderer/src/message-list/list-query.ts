@@ -2,11 +2,12 @@
  * What the message list asks the service for: the sort and filter the user set, mapped to a browse call.
  * Sort and filter are evaluated by the service, so a million-message queue is never shipped to be filtered.
  */
-import type { browseFilterSchema, browseSortSchema, OperationInput } from '@qk/api';
+import type { browseFilterSchema, OperationInput } from '@qk/api';
+import type { BrowseSortColumn } from '@qk/model';
 import type { z } from 'zod';
 
-/** A sort column the service can sort by (one list: the contract's). */
-export type SortColumn = z.output<typeof browseSortSchema>['column'];
+/** A sort column the service can sort by (core/model's one list). */
+export type SortColumn = BrowseSortColumn;
 
 /** Service-side sort of the message list. */
 export interface ListSort {

@@ -27,12 +27,21 @@ export const test = base.extend<{ service: RunningService; consolePage: Page }>(
   },
   consolePage: async ({ page, service }, use) => {
     const errors: string[] = [];
+    const refusedByPolicy: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    // Chromium reports what the Content-Security-Policy blocked (a script, a style, a connection) only on the
+    // console: every spec thereby checks that the console works under the one policy (core/api console-policy).
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().includes('Content Security Policy')) {
+        refusedByPolicy.push(message.text());
+      }
+    });
     await page.goto(await service.consoleUrl());
     await expect(page.getByRole('tree', { name: 'Console tree' })).toBeVisible();
     await expect(treeItem(page, `${service.name} (this computer)`)).toBeVisible();
     await use(page);
     expect(errors, 'uncaught errors in the page').toEqual([]);
+    expect(refusedByPolicy, 'what the Content-Security-Policy refused').toEqual([]);
   },
 });
 

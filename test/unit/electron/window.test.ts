@@ -1,5 +1,4 @@
 // The console window as Electron would build it (a fake BrowserWindow records what it was given and told).
-import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
 const created: Array<{ options: Electron.BrowserWindowConstructorOptions; window: FakeWindow }> = [];
@@ -145,11 +144,5 @@ describe('the console CSP', () => {
     expect(directives.get('style-src')).toEqual(["'self'"]);
     expect(CONSOLE_CSP).not.toMatch(/unsafe-(inline|eval)/);
     expect(directives.has('object-src') ? directives.get('object-src') : ["'none'"]).toEqual(["'none'"]);
-  });
-
-  it('is the policy of the renderer page too (its meta tag applies before any header can)', () => {
-    const html = readFileSync(new URL('../../../renderer/index.html', import.meta.url), 'utf8');
-    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
-    expect(meta).toBe(CONSOLE_CSP);
   });
 });

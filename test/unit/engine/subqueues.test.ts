@@ -206,4 +206,16 @@ describe('R-S1 a subqueue opened by naming it lasts as long as the call', () => 
     await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);
     await expect(waiting).resolves.toMatchObject({ body: 'bad', moveCount: 1 });
   });
+
+  test('a cursor open on a subqueue is an open handle: the subqueue stays and the cursor sees a message moved in', async () => {
+    const cursor = h.qm.openCursor(POISON);
+    await afterCall();
+    expect(subqueuePaths()).toEqual([POISON]);
+    await h.qm.send(Q, { body: 'later' });
+    const waiting = h.qm.cursorPeek({ cursor, timeoutMs: 5_000 });
+    const [m] = h.qm.browse({ path: Q }).messages;
+    await h.qm.moveMessage(Q, m?.lookupId ?? 0, POISON);
+    await expect(waiting).resolves.toMatchObject({ body: 'later', moveCount: 1 });
+    h.qm.closeCursor(cursor);
+  });
 });

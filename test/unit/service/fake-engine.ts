@@ -9,8 +9,9 @@ import {
   type MessageInfo,
   type QueueInfo,
   type SendProperties,
+  type QkEvent,
 } from '@qk/model';
-import type { EngineEvent, EngineListener, PeekInput, QueueManagerApi, ReceiveInput } from '@qk/engine';
+import type { EngineListener, PeekInput, QueueManagerApi, ReceiveInput } from '@qk/engine';
 
 interface Waiter {
   path: string;
@@ -73,7 +74,7 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
   let nextTx = 1;
   let closed = false;
 
-  const emit = (event: EngineEvent): void => listeners.forEach((l) => l(event));
+  const emit = (event: QkEvent): void => listeners.forEach((l) => l(event));
   const queue = (path: string) => {
     if (closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'closed');
     const q = queues.get(path.toLowerCase());

@@ -4,7 +4,7 @@ import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { z } from 'zod';
-import { eventSchema, operations } from '@qk/api';
+import { ANY_SERVICE_CONNECT_SRC, consoleContentSecurityPolicy, eventSchema, operations } from '@qk/api';
 import { serverFrameSchema, type ServerFrame } from '@qk/rpc';
 import { ServiceHost, startHttpServer, type HttpServer } from '@qk/service';
 import { post, tempDataDir } from './helpers.js';
@@ -250,6 +250,11 @@ describe('HTTP + WebSocket server over the real engine', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain(`ws://${new URL(server.url).host}`);
+    // Its style is a file of its own too: the policy allows no inline style.
+    expect(csp).not.toContain('unsafe-inline');
+    const style = await fetch(`${server.url}/fallback.css`);
+    expect(style.headers.get('content-type')).toContain('text/css');
+    expect(await style.text()).toContain('font-variant-numeric');
     const script = await (await fetch(`${server.url}/fallback.js`)).text();
     expect(script).toContain("call('queueList')");
     // It ships without a build step, so at least make sure it parses.
@@ -298,10 +303,8 @@ describe('console static build', () => {
     try {
       const page = await fetch(`${server.url}/`);
       expect(await page.text()).toContain('<title>console</title>');
-      const csp = page.headers.get('content-security-policy') ?? '';
-      expect(csp).toContain("default-src 'self'");
-      // The full console may connect to other computers' services.
-      expect(csp).toContain("connect-src 'self' http: https: ws: wss:");
+      // The console's one policy; the full console may connect to other computers' services.
+      expect(page.headers.get('content-security-policy')).toBe(consoleContentSecurityPolicy(ANY_SERVICE_CONNECT_SRC));
     } finally {
       await server.close();
       await host.close();

@@ -168,14 +168,15 @@ async function* readExport(file: string): AsyncGenerator<ExportedMessage> {
 }
 
 /** Reads an export file into a queue, batch by batch; each batch is stored whole or not at all. */
-async function importFile(client: QkClient, path: string, file: string): Promise<number> {
+async function importFile(client: QkClient, path: string, file: string, asNew: boolean): Promise<number> {
   let imported = 0;
   let batch: ExportedMessage[] = [];
   let bytes = 0;
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
     try {
-      imported += (await client.messagesImport({ path, messages: batch })).imported;
+      imported += (await client.messagesImport({ path, messages: batch, ...(asNew ? { mode: 'asNew' as const } : {}) }))
+        .imported;
     } catch (error) {
       if (error instanceof Error && imported > 0)
         error.message = `${error.message} (${plural(imported, 'message')} of the file were imported before this batch)`;
@@ -234,10 +235,15 @@ export function registerTransferCommands(program: Command, io: CliIo): void {
   program
     .command('import <path> <file>')
     .description('read a file written by qk export (or the console) back into a queue, every property as it was')
+    .option(
+      '--as-new',
+      "send each message as a new one from this computer instead (the console's default): new ID, class NORMAL, timers from now",
+    )
     .action(
       action(io, async (ctx, [path, file]) => {
         const client = await ctx.client();
-        const imported = await importFile(client, path as string, file as string).catch((error: unknown) => {
+        const asNew = ctx.options['asNew'] === true;
+        const imported = await importFile(client, path as string, file as string, asNew).catch((error: unknown) => {
           throw fileError(error, file as string);
         });
         ctx.print({ imported }, (r) => `Imported ${plural(r.imported, 'message')} into ${path}.`);

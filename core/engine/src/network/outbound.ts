@@ -4,7 +4,7 @@
  * it meanwhile; it leaves its outgoing queue only once the next hop has stored it. Transactional messages stay
  * until the destination confirms them (R-E3), and are sent again on the SeqResend schedule (R-E4).
  */
-import { MessageStatus, MessageClass } from '@qk/model';
+import { MessageStatus, MessageClass, type MessageRemovalReason } from '@qk/model';
 import type { QueueRecord, StoredMessage, TransitRecord } from '@qk/store';
 import type { Core } from '../core.js';
 import type { Claims } from '../claims.js';
@@ -12,7 +12,6 @@ import { deadLetter, failDelivery } from '../acknowledgments.js';
 import { copyHasRoom } from '../quotas.js';
 import { draftOf, place } from '../placement.js';
 import { removeMessage } from '../removal.js';
-import type { RemovalReason } from '../types.js';
 import { recordSent } from './confirmations.js';
 import type { DeliveryOutcome, OutboundLease, OutgoingSummary } from './port-types.js';
 import { toTransit } from './transit.js';
@@ -290,7 +289,7 @@ export class Outbound {
     recordSent(core, m, queue?.nameKey ?? m.destQueue.toLowerCase());
   }
 
-  #leave(m: StoredMessage, reason: RemovalReason): void {
+  #leave(m: StoredMessage, reason: MessageRemovalReason): void {
     removeMessage(this.#deps.core, m, reason);
     this.#deps.core.store.delivery.removeTransit(m.table, [m.lookupId]);
     const id = m.lookupId;
@@ -301,7 +300,7 @@ export class Outbound {
   #let(messages: readonly StoredMessage[], done: readonly StoredMessage[]): void {
     const { core, claims } = this.#deps;
     const gone = new Set(done.map((m) => m.lookupId));
-    const owed: { message: StoredMessage; reason: RemovalReason }[] = [];
+    const owed: { message: StoredMessage; reason: MessageRemovalReason }[] = [];
     for (const m of messages) {
       const reason = claims.release(m.lookupId);
       if (reason && !gone.has(m.lookupId)) owed.push({ message: m, reason });

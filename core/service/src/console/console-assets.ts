@@ -7,7 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { FALLBACK_PAGE_HTML, FALLBACK_PAGE_SCRIPT } from './fallback-page.js';
+import { ANY_SERVICE_CONNECT_SRC, consoleContentSecurityPolicy } from '@qk/api';
+import { FALLBACK_PAGE_HTML, FALLBACK_PAGE_SCRIPT, FALLBACK_PAGE_STYLE } from './fallback-page.js';
 
 /** Finds `dist/renderer` (with an index.html) above this module: from the bundle in dist/cli or from the sources. */
 export function findConsoleDir(): string | undefined {
@@ -26,26 +27,6 @@ export function findConsoleDir(): string | undefined {
   return undefined;
 }
 
-/**
- * The Content-Security-Policy of every console page; `connectSrc` is where its scripts may connect: the
- * service's own WebSocket origin, or (for the full console, which can "connect to another computer") any
- * http/ws origin — those still need that service's token.
- */
-export function consoleCsp(connectSrc: string): string {
-  return [
-    "default-src 'self'",
-    `connect-src 'self' ${connectSrc}`,
-    "img-src 'self' data:",
-    "style-src 'self' 'unsafe-inline'",
-    "script-src 'self'",
-    "font-src 'self' data:",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
 const HOST_HEADER_RE = /^[A-Za-z0-9.\-[\]:]+$/;
 
 function securityHeaders(
@@ -59,7 +40,7 @@ function securityHeaders(
   const host = hostHeader && HOST_HEADER_RE.test(hostHeader) ? hostHeader : fallbackHost;
   reply.header(
     'content-security-policy',
-    consoleCsp(anyService ? 'http: https: ws: wss:' : `${secure ? 'wss' : 'ws'}://${host}`),
+    consoleContentSecurityPolicy(anyService ? ANY_SERVICE_CONNECT_SRC : `${secure ? 'wss' : 'ws'}://${host}`),
   );
   reply.header('x-content-type-options', 'nosniff');
   reply.header('referrer-policy', 'no-referrer');
@@ -92,5 +73,8 @@ export async function registerConsole(
   );
   app.get('/fallback.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').send(FALLBACK_PAGE_SCRIPT),
+  );
+  app.get('/fallback.css', async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'no-store').send(FALLBACK_PAGE_STYLE),
   );
 }

@@ -1,8 +1,21 @@
 /**
  * The page served at `/` when the console has not been built: it lists queues through the API. It signs in
  * as the console does: the one-time code of its link (`#code=…`) is exchanged for a session token kept in
- * this tab. Script in its own file: the CSP forbids inline scripts.
+ * this tab. Script and style in files of their own: the console's CSP forbids inline code.
  */
+
+/** The fallback page's style sheet (served as /fallback.css). */
+export const FALLBACK_PAGE_STYLE = `body { font: 14px system-ui, sans-serif; margin: 0; color: #1b1b1b; background: #fafafa; }
+header { background: #1f3b5c; color: #fff; padding: 10px 16px; display: flex; gap: 16px; align-items: baseline; }
+header h1 { font-size: 16px; margin: 0; }
+main { padding: 16px; }
+table { border-collapse: collapse; width: 100%; background: #fff; }
+th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #e2e2e2; white-space: nowrap; }
+th { background: #f0f0f0; font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+#error { color: #a00000; }
+.muted { color: #666; }
+`;
 
 /** The fallback page's HTML. */
 export const FALLBACK_PAGE_HTML = `<!doctype html>
@@ -11,18 +24,7 @@ export const FALLBACK_PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <title>Queuekeeper</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>
-  body { font: 14px system-ui, sans-serif; margin: 0; color: #1b1b1b; background: #fafafa; }
-  header { background: #1f3b5c; color: #fff; padding: 10px 16px; display: flex; gap: 16px; align-items: baseline; }
-  header h1 { font-size: 16px; margin: 0; }
-  main { padding: 16px; }
-  table { border-collapse: collapse; width: 100%; background: #fff; }
-  th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #e2e2e2; white-space: nowrap; }
-  th { background: #f0f0f0; font-weight: 600; }
-  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-  #error { color: #a00000; }
-  .muted { color: #666; }
-</style>
+<link rel="stylesheet" href="/fallback.css">
 </head>
 <body>
 <header><h1>Queuekeeper</h1><span id="computer" class="muted"></span></header>
