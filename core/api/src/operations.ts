@@ -22,6 +22,7 @@ import {
 } from './schemas.js';
 import { networkOperations } from './network-operations.js';
 import { consoleOperations } from './console-operations.js';
+import { streamOperations } from './stream-operations.js';
 
 interface OperationDef<I extends z.ZodType, O extends z.ZodType> {
   input: I;
@@ -399,6 +400,7 @@ export const operations = {
 
   ...networkOperations,
   ...consoleOperations,
+  ...streamOperations,
 } as const;
 
 export type Operations = typeof operations;

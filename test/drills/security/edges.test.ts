@@ -99,6 +99,37 @@ describe('bounds on every input (item 7)', () => {
     refusedWith(bidi, 'INVALID_PARAMETER');
   });
 
+  test('R-Q2 what messageArrive stores counts toward the quota: arrivals with the longest computer name stop at 1 KB', async () => {
+    const path = '.\\private$\\arrivals-quota';
+    await api.value('queueCreate', { path, quotaKB: 1 });
+    const source = '2c4e28ba-2fa1-11d2-883f-0016d3cca427';
+    const outcomes: { accepted: boolean; reason: string | null }[] = [];
+    for (let i = 1; i <= 20; i++) {
+      outcomes.push(
+        await api.value('messageArrive', {
+          path,
+          message: {
+            id: `{${source}}\\${i}`,
+            sourceMachineId: source,
+            sourceMachine: `B${'x'.repeat(255)}`,
+            label: 'arrival',
+            body: 'y'.repeat(100),
+            delivery: 'recoverable',
+          },
+        }),
+      );
+    }
+    const shown = await api.value<{ messageCount: number; bytes: number }>('queueShow', { path });
+    const accepted = outcomes.filter((o) => o.accepted).length;
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThan(20);
+    expect(shown.messageCount).toBe(accepted);
+    expect(shown.bytes).toBeLessThanOrEqual(1024);
+    expect(outcomes.slice(accepted)).toEqual(
+      outcomes.slice(accepted).map(() => ({ accepted: false, reason: expect.any(String) })),
+    );
+  });
+
   test('a 1 MB path is refused with a 4xx, and audit.log keeps only its start and its length', async () => {
     const huge = `.\\private$\\${'p'.repeat(1_000_000)}`;
     refusedWith(await api.call('queuePurge', { path: huge }), 'ILLEGAL_QUEUE_PATHNAME');
