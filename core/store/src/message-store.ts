@@ -20,6 +20,7 @@ interface TableStatements {
   setStatus: Database.Statement;
   firstReadyIds: Map<number, Database.Statement>;
   expired: Database.Statement;
+  anyExpired: Database.Statement;
   byCorrelation: Database.Statement;
   byMessageId: Database.Statement;
   byConversation: Database.Statement;
@@ -51,6 +52,7 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     setStatus: db.prepare(`UPDATE ${t}.messages SET status = ?, expires_ms = NULL WHERE lookup_id = ?`),
     firstReadyIds: new Map(),
     expired: raw(`SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? ORDER BY expires_ms LIMIT ${EXPIRY_BATCH}`),
+    anyExpired: raw(`SELECT 1 FROM ${t}.messages WHERE expires_ms <= ? LIMIT 1`),
     byCorrelation: raw(`SELECT ${all} FROM ${t}.messages WHERE correlation_id = ? ORDER BY lookup_id`),
     byMessageId: raw(`SELECT ${all} FROM ${t}.messages WHERE msg_id = ? ORDER BY lookup_id`),
     byConversation: raw(`SELECT ${columnsWithoutBody()} FROM ${t}.messages WHERE conversation = ?`),
@@ -201,6 +203,11 @@ export class MessageStore {
     }
     const bound = stmt;
     return { all: (queueId) => (key === -1 ? bound.all(queueId, n) : bound.all(queueId)) };
+  }
+
+  /** Which tables hold a message whose timer has run out by `nowMs` (one index probe each). */
+  tablesWithExpired(nowMs: number): MessageTable[] {
+    return TABLES.filter((t) => this.tables[t].anyExpired.get(nowMs) !== undefined);
   }
 
   /** Messages whose timer has run out by `nowMs` (at most EXPIRY_BATCH per table per call). */
