@@ -1,5 +1,6 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type {
+  BrowseFilter,
   BrowseSortColumn,
   ErrorCode,
   ExportedMessage,
@@ -10,11 +11,11 @@ import type {
   SendProperties,
   ServiceStatus,
   SettingInfo,
+  LookupAction,
 } from '@qk/model';
 import type { NetworkConfigApi } from './network/config-types.js';
 import type { NetworkPort } from './network/port-types.js';
 import type { TrafficSeries } from './traffic.js';
-import type { LookupAction } from '@qk/model';
 
 /** The engine's sense of time; unit tests drive a fake one. */
 export interface Clock {
@@ -193,19 +194,7 @@ export interface BrowseInput {
   offset?: number | undefined;
   limit?: number | undefined;
   sort?: { column: BrowseSortColumn; descending?: boolean | undefined } | undefined;
-  filter?:
-    | {
-        label?: string | undefined;
-        bodyText?: string | undefined;
-        classCodes?: number[] | undefined;
-        arrivedFrom?: string | undefined;
-        arrivedTo?: string | undefined;
-        correlationId?: string | undefined;
-        appSpecific?: number | undefined;
-        sourceMachine?: string | undefined;
-        delivery?: 'express' | 'recoverable' | undefined;
-      }
-    | undefined;
+  filter?: BrowseFilter | undefined;
   /** Bodies are left out of browse pages unless asked for (a page of 4 MB bodies is not a list). */
   includeBody?: boolean | undefined;
 }
