@@ -243,7 +243,7 @@ class QueueManager implements QueueManagerApi {
       qm.log = options.logger ?? silentLogger;
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
-      while (qm.expiry.run(true) > 0);
+      while (qm.expiry.run(true));
       qm.scheduleTick();
       return qm;
     } catch (error) {
