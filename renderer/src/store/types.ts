@@ -180,7 +180,8 @@ export interface DetailsSlice {
 export interface SettingsSlice {
   settings: Record<string, SettingInfo[]>;
   refreshSettings(computer: string): Promise<void>;
-  changeSetting(computer: string, name: string, value: number): Promise<SettingInfo>;
+  /** null makes a setting that may be absent (XactDelayReceiveNack) absent again. */
+  changeSetting(computer: string, name: string, value: number | null): Promise<SettingInfo>;
   restartService(computer: string): Promise<void>;
   /** What a restart would lose now (express messages per queue), asked before restarting. */
   restartImpact(computer: string): Promise<RestartImpact>;
