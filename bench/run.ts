@@ -11,6 +11,7 @@ import { parseArgs, SECTIONS, USAGE, UsageError, type Options, type Section } fr
 import { runEngine } from './lib/engine.js';
 import { currentLoad, machineInfo, sourceInfo } from './lib/machine.js';
 import { runMemory } from './lib/memory.js';
+import { runNetwork } from './lib/network-bench.js';
 import { runPaging } from './lib/paging.js';
 import { Results } from './lib/results.js';
 import { runExpiry, runSemantics } from './lib/semantics.js';
@@ -31,6 +32,7 @@ export interface SectionContext {
 const runners: Record<Section, (ctx: SectionContext) => Promise<void>> = {
   engine: (ctx) => runEngine(ctx.results, ctx.options.counts),
   service: (ctx) => runService(ctx.root, ctx.results, ctx.options.counts),
+  network: (ctx) => runNetwork(ctx.root, ctx.results, ctx.options.counts),
   workloads: (ctx) => {
     const { counts, workloads } = ctx.options;
     const [maxMessages, maxSeconds, bodyBytes] = workloads.args ?? [
@@ -59,7 +61,9 @@ async function main(): Promise<number> {
     return error.message ? 2 : 0;
   }
   installExitHandlers();
-  const needsService = ['service', 'workloads', 'paging', 'memory'].some((s) => options.only.has(s as Section));
+  const needsService = ['service', 'network', 'workloads', 'paging', 'memory'].some((s) =>
+    options.only.has(s as Section),
+  );
   if (needsService && !existsSync(join(root, 'dist/cli/qk.mjs'))) {
     console.error('dist/cli/qk.mjs is missing: run `npm run build:node` first (npm run bench does).');
     return 1;

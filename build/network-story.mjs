@@ -1,4 +1,4 @@
-// `npm run story:network`: the ALPHA/BETA/RELAY story of docs/network.md, run for real. Three services on
+// `node build/network-story.mjs`: the ALPHA/BETA/RELAY story of docs/network.md, run for real. Three services on
 // loopback (three data folders under a temp folder), each step printed with the `qk` command it runs, so an
 // administrator can repeat it by hand. Run `npm run build` first. `--keep` leaves the folders for a look.
 import { spawn, spawnSync } from 'node:child_process';

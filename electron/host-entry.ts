@@ -28,11 +28,13 @@ export function runUtilityHost(port: ParentPortLike): Promise<void> {
         name: service.host.name,
         id: service.host.id,
         url: service.url,
-        call: (op, input, { signal, deliver }) =>
+        call: (op, input, { signal, deliver, id, stream }) =>
           service.host.call(op, input, {
             signal,
             deliver,
             replyLimit: BATCH_REPLY_LIMIT,
+            // The console's streaming receive (issue 11) rides the same frames as over WebSocket.
+            stream: { id, reader: stream },
           }),
         subscribe: (listener) => service.host.subscribe(listener),
         isDestructive: (op) => DELIVERING_OPERATIONS.has(op),

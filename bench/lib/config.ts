@@ -1,6 +1,16 @@
 /** Command line and the counts of a full or a quick run. */
 
-export const SECTIONS = ['engine', 'service', 'workloads', 'paging', 'memory', 'semantics', 'expiry', 'ui'] as const;
+export const SECTIONS = [
+  'engine',
+  'service',
+  'network',
+  'workloads',
+  'paging',
+  'memory',
+  'semantics',
+  'expiry',
+  'ui',
+] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Counts {
@@ -18,6 +28,8 @@ export interface Counts {
   /** Side-by-side workloads: messages and seconds per publish phase (drains are capped at 3× the seconds). */
   workloadMessages: number;
   workloadSeconds: number;
+  /** Recoverable messages sent across the link per network run. */
+  networkMessages: number;
 }
 
 export const FULL: Counts = {
@@ -30,6 +42,7 @@ export const FULL: Counts = {
   expiryMessages: 100_000,
   workloadMessages: 50_000,
   workloadSeconds: 8,
+  networkMessages: 30_000,
 };
 
 export const QUICK: Counts = {
@@ -42,6 +55,7 @@ export const QUICK: Counts = {
   expiryMessages: 5_000,
   workloadMessages: 5_000,
   workloadSeconds: 2,
+  networkMessages: 5_000,
 };
 
 export interface Options {

@@ -1,5 +1,5 @@
 /** Section `engine`: send and receive rates of the queue manager called directly, in this process. */
-import { openQueueManager, type QueueManagerApi } from '@qk/engine';
+import { openQueueManager, type Clock, type QueueManagerApi } from '@qk/engine';
 import { batchItems, message, type DeliveryName } from './body.js';
 import { tempFolder, trackCloser } from './cleanup.js';
 import type { Counts } from './config.js';
@@ -12,8 +12,8 @@ const EXPRESS_TARGET: Target = { op: '>=', value: 100_000 };
 export const ROUNDS = 2;
 
 /** Opens a queue manager on a data folder; close() is registered with the cleanup. */
-export function openEngine(dataDir: string): QueueManagerApi & { dispose(): Promise<void> } {
-  const qm = openQueueManager({ dataDir, name: 'BENCH' });
+export function openEngine(dataDir: string, clock?: Clock): QueueManagerApi & { dispose(): Promise<void> } {
+  const qm = openQueueManager({ dataDir, name: 'BENCH', ...(clock ? { clock } : {}) });
   const untrack = trackCloser(() => qm.close());
   return Object.assign(qm, {
     async dispose() {

@@ -14,6 +14,9 @@ export interface BenchService {
   readonly dataDir: string;
   /** Milliseconds from spawn to the ready line. */
   readonly startMs: number;
+  /** From the ready line when started with --peer-listen (docs/network.md). */
+  readonly peerAddress: string | null;
+  readonly peerFingerprint: string | null;
   /** A new WebSocket client (closed by stop() if the caller does not). */
   client(): Promise<QkClient>;
   /** VmRSS and VmHWM of the service process, in MB. */
@@ -21,7 +24,12 @@ export interface BenchService {
   stop(): Promise<void>;
 }
 
-export async function startService(root: string, dataDir: string, name = 'BENCH'): Promise<BenchService> {
+export async function startService(
+  root: string,
+  dataDir: string,
+  name = 'BENCH',
+  extraArgs: string[] = [],
+): Promise<BenchService> {
   const started = now();
   // QK_BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the service process.
   const nodeArgs = (process.env['QK_BENCH_SERVICE_NODE_ARGS'] ?? '').split(/\s+/).filter(Boolean);
@@ -39,6 +47,7 @@ export async function startService(root: string, dataDir: string, name = 'BENCH'
       '--listen',
       '127.0.0.1:0',
       '--json',
+      ...extraArgs,
     ],
     {
       cwd: root,
@@ -78,6 +87,8 @@ export async function startService(root: string, dataDir: string, name = 'BENCH'
     token,
     dataDir,
     startMs,
+    peerAddress: ready.peerAddress ?? null,
+    peerFingerprint: ready.peerFingerprint ?? null,
     async client() {
       const client = await QkClient.connect({ url: ready.url, token, transport: 'ws' });
       clients.add(client);
@@ -95,7 +106,13 @@ export async function startService(root: string, dataDir: string, name = 'BENCH'
   };
 }
 
-function waitReady(child: ChildProcess, stderr: () => string): Promise<{ url: string }> {
+interface ReadyLine {
+  url: string;
+  peerAddress?: string;
+  peerFingerprint?: string;
+}
+
+function waitReady(child: ChildProcess, stderr: () => string): Promise<ReadyLine> {
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => fail(new Error('the service did not say it was ready within 120 s')), 120_000);
@@ -106,13 +123,13 @@ function waitReady(child: ChildProcess, stderr: () => string): Promise<{ url: st
     };
     lines.on('line', (line) => {
       try {
-        const parsed = JSON.parse(line) as { ready?: boolean; url?: string };
+        const parsed = JSON.parse(line) as Partial<ReadyLine> & { ready?: boolean };
         if (parsed.ready && parsed.url) {
           clearTimeout(timer);
           // Keep draining stdout so the service never blocks on a full pipe.
           lines.removeAllListeners('line');
           lines.on('line', () => undefined);
-          resolve({ url: parsed.url });
+          resolve({ ...parsed, url: parsed.url });
         }
       } catch {
         // Not JSON: ignore.

@@ -3,6 +3,7 @@
  * Failures on one computer: TTBR expiry in the destination queue, queue quota, transactional mismatch.
  */
 import { describe, expect, test } from 'vitest';
+import { QkClient } from '@qk/client';
 import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
 import { SYSTEM, uniqueName } from '../helpers/qk-ops.js';
 import type { QkMessage } from '../helpers/qk-types.js';
@@ -87,8 +88,82 @@ describe.concurrent('nontransactional dead letters', () => {
     expect((await q.messages(dest)).map((m) => m.id)).toEqual([id]);
     expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
   });
+});
 
-  test.skip('R-D5 a failed (aborted) receiving transaction returns the message to its queue and does not dead-letter — qk has no command that aborts a receive', () => {});
+describe.concurrent('a failed receiving transaction (through the client library)', () => {
+  /** A transactional queue holding one dead-letter-flagged message whose acknowledgments go to an admin queue. */
+  async function oneMessage(prefix: string): Promise<{ dest: string; adm: string; id: string; lookupId: number }> {
+    const { q } = file;
+    const [dest, adm] = await Promise.all([q.newQueue(prefix, '--transactional'), q.newQueue(`${prefix}-adm`)]);
+    const id = await q.send(
+      dest,
+      '--transactional',
+      '--journal',
+      'deadletter',
+      '--ack',
+      'full-receive',
+      '--admin-queue',
+      adm,
+      '--label',
+      'returns',
+    );
+    const [stored] = await q.messages(dest);
+    return { dest, adm, id, lookupId: stored?.lookupId ?? -1 };
+  }
+
+  /**
+   * Receives the message for good, then waits for its positive receive acknowledgment: acknowledgments are
+   * sent in the order things happen, so a NACK or dead letter the failed transaction had caused is there by now.
+   */
+  async function receiveForGood(dest: string, adm: string, id: string): Promise<QkMessage[]> {
+    const { q } = file;
+    expect((await q.receive(dest, '--transactional')).id).toBe(id);
+    await waitFor(
+      async () => (await q.acksFor(adm, id)).some((ack) => ack.class === 'ACK_RECEIVE') || undefined,
+      `the ACK_RECEIVE of ${id}`,
+    );
+    return q.acksFor(adm, id);
+  }
+
+  test('R-D5 R-S7 an aborted receiving transaction returns the message to its place and does not dead-letter it', async () => {
+    const { q, svc } = file;
+    const { dest, adm, id, lookupId } = await oneMessage('d5-abort');
+    const client = await QkClient.fromDataDir(svc.dataDir, { transport: 'ws' });
+    const failure = new Error('the application could not process the message');
+    try {
+      const work = client.transaction(async (transaction) => {
+        const taken = await client.receive({ path: dest, transaction });
+        expect(taken).toMatchObject({ id, lookupId });
+        throw failure;
+      });
+      await expect(work).rejects.toBe(failure);
+    } finally {
+      await client.close();
+    }
+    const [back] = await q.messages(dest);
+    expect(back).toMatchObject({ id, lookupId, label: 'returns', abortCount: 1 });
+    const acks = await receiveForGood(dest, adm, id);
+    expect(acks.map((ack) => ack.class)).toEqual(['ACK_RECEIVE']);
+    expect(await q.copiesOf(SYSTEM.xactDeadLetter, id)).toHaveLength(0);
+    expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
+  });
+
+  test('R-D5 a receiving transaction abandoned by its connection is aborted by the service: the message returns, no dead letter', async () => {
+    const { q, svc } = file;
+    const { dest, adm, id, lookupId } = await oneMessage('d5-gone');
+    const client = await QkClient.fromDataDir(svc.dataDir, { transport: 'ws' });
+    const { transaction } = await client.transactionBegin({});
+    expect(await client.receive({ path: dest, transaction })).toMatchObject({ id, lookupId });
+    expect((await q.show(dest)).messageCount).toBe(1); // still counted: it is only held by the open transaction
+    await client.close(); // neither commit nor abort
+    const back = await waitFor(
+      async () => (await q.messages(dest)).find((m) => m.id === id && m.abortCount === 1),
+      'the message back in its queue',
+    );
+    expect(back).toMatchObject({ lookupId, label: 'returns' });
+    expect((await receiveForGood(dest, adm, id)).map((ack) => ack.class)).toEqual(['ACK_RECEIVE']);
+    expect(await q.copiesOf(SYSTEM.xactDeadLetter, id)).toHaveLength(0);
+  });
 });
 
 describe.concurrent('transactional dead letters', () => {

@@ -223,3 +223,49 @@ describe.concurrent('qk export and qk import', () => {
     expect((await q.show(src)).messageCount).toBe(1);
   });
 });
+
+describe.concurrent('qk message move to another queue', () => {
+  test('through the arrival path of the target: the same message there, gone here; one the target refuses (R-Q2 full, R-M1 type) stays, with no NACK and no dead letter', async () => {
+    const { q, svc } = file;
+    const [src, dst, full, tx, adm] = await Promise.all([
+      q.newQueue('mv'),
+      q.newQueue('mv-to'),
+      q.newQueue('mv-full', '--quota', '0'),
+      q.newQueue('mv-tx', '--transactional'),
+      q.newQueue('mv-adm'),
+    ]);
+    const id = await q.send(
+      src,
+      '--label',
+      'moving',
+      '--body',
+      'b',
+      '--journal',
+      'deadletter',
+      '--ack',
+      '15',
+      '--admin-queue',
+      adm,
+    );
+    const lookupId = String((await q.messages(src))[0]?.lookupId);
+    failsWith(await svc.qk('message', 'move', src, lookupId, full), 'QUOTA_EXCEEDED');
+    failsWith(await svc.qk('message', 'move', src, lookupId, tx), 'TRANSACTION_USAGE');
+    expect((await q.messages(src)).map((m) => m.id)).toEqual([id]);
+    ok(await svc.qk('message', 'move', src, lookupId, dst));
+    expect(await q.messages(src)).toHaveLength(0);
+    expect((await q.messages(dst))[0]).toMatchObject({ id, label: 'moving', body: 'b', class: 'NORMAL' });
+    expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
+    expect((await q.acksFor(adm, id)).filter((a) => a.classCode >= 0x8000)).toEqual([]);
+  });
+
+  test('a dead letter moved out of .\\DEADLETTER$ is the original message again (class NORMAL)', async () => {
+    const { q, svc } = file;
+    const [src, dst] = await Promise.all([q.newQueue('mv-dl', '--quota', '0'), q.newQueue('mv-dl-to')]);
+    const id = await q.send(src, '--label', 'refused', '--journal', 'deadletter');
+    const dead = await deadLetterOf(id);
+    expect(dead.class).toBe('NACK_Q_EXCEED_QUOTA');
+    ok(await svc.qk('message', 'move', SYSTEM.deadLetter, String(dead.lookupId), dst));
+    expect((await q.messages(dst))[0]).toMatchObject({ id, label: 'refused', class: 'NORMAL', classCode: 0 });
+    expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
+  });
+});

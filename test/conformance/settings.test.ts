@@ -3,8 +3,8 @@
  * until `qk service restart`, refusal of invalid values, and persistence across restarts.
  */
 import { describe, expect, test } from 'vitest';
-import { failsWith, ok } from '../helpers/qk-expect.js';
-import type { QkErrorBody, QkSetting } from '../helpers/qk-types.js';
+import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
+import type { QkErrorBody, QkQueue, QkSetting } from '../helpers/qk-types.js';
 import { serviceForFile } from '../helpers/service-for-file.js';
 import { bodyOfSize } from '../helpers/temp-files.js';
 
@@ -139,5 +139,19 @@ describe('settings', () => {
     await svc.restart();
     expect(await q.setting('XactDelayReceiveNack')).toMatchObject({ value: null, pending: null });
     failsWith(await svc.qk('settings', 'set', 'SeqResend13Time', 'none'), 'INVALID_PARAMETER');
+  });
+
+  // Last in the file: it shortens CleanupInterval for the rest of this service's life.
+  test('§5 CleanupInterval (ms, after a restart): an empty outgoing queue goes once it has been idle that long', async () => {
+    const { q, svc } = file;
+    await q.setSetting('CleanupInterval', 2_000);
+    await svc.restart();
+    expect(await q.setting('CleanupInterval')).toMatchObject({ value: 2_000, pending: null });
+    const target = `NOSUCHHOST-CLEANUP\\private$\\gone`;
+    await q.send(target, '--ttrq', '5', '--label', 'expires in the outgoing queue');
+    const outgoing = async (): Promise<QkQueue | undefined> =>
+      (await q.list()).find((x) => x.type === 'outgoing' && /NOSUCHHOST-CLEANUP/i.test(x.path));
+    expect(await outgoing()).toBeDefined();
+    await waitFor(async () => (await outgoing()) === undefined, 'the idle outgoing queue to go', 30_000, 500);
   });
 });

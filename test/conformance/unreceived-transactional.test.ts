@@ -56,6 +56,16 @@ describe.concurrent('transactional dead letters when a message leaves unreceived
     expect(await q.copiesOf(SYSTEM.xactDeadLetter, unflagged)).toHaveLength(0); // R-D3: no flag, no dead letter
   });
 
+  test('R-P5 a purge dead-letters no nontransactional message, even one with the dead-letter flag', async () => {
+    const { q } = file;
+    const [dest, adm] = await Promise.all([q.newQueue('p5'), q.newQueue('p5-adm')]);
+    const id = await q.send(dest, '--journal', 'deadletter', '--ack', 'nack-receive', '--admin-queue', adm);
+    expect(await q.purge(dest)).toBe(1);
+    expect((await acksIn(adm, id)).map((a) => a.classCode)).toEqual([0xc001]);
+    expect(await q.copiesOf(SYSTEM.deadLetter, id)).toHaveLength(0);
+    expect(await q.copiesOf(SYSTEM.xactDeadLetter, id)).toHaveLength(0);
+  });
+
   test('R-D2 deleting a transactional queue: the dead letter has class NACK_Q_DELETED 0xC000', async () => {
     const { q, svc } = file;
     const tx = await q.newQueue('xd', '--transactional');
@@ -63,7 +73,9 @@ describe.concurrent('transactional dead letters when a message leaves unreceived
     ok(await svc.qk('queue', 'delete', tx));
     expect(await copyIn(SYSTEM.xactDeadLetter, id)).toMatchObject({ class: 'NACK_Q_DELETED', classCode: 0xc000 });
   });
+});
 
+describe.concurrent("an administrator's delete is a purge of one", () => {
   test("an administrator's delete of one message is a purge of one: NACK 0xC001 when asked, the transactional dead letter, never a journal copy", async () => {
     const { q, svc } = file;
     const [tx, adm] = await Promise.all([q.newQueue('xm', '--transactional', '--journal'), q.newQueue('xm-adm')]);
@@ -123,7 +135,7 @@ describe.concurrent('per-application dead-letter queue (R-D9)', () => {
     expect(await q.copiesOf(SYSTEM.xactDeadLetter, id)).toHaveLength(0);
   });
 
-  test('R-D9 the send fails for a nontransactional message, without the dead-letter flag, or naming a nontransactional queue', async () => {
+  test('R-D9 the send fails for a nontransactional message, without the dead-letter flag, or naming a nontransactional queue, a system queue or a subqueue', async () => {
     const { q, svc } = file;
     const [tx, plain, appDlq] = await Promise.all([
       q.newQueue('d9b', '--transactional'),
@@ -139,6 +151,19 @@ describe.concurrent('per-application dead-letter queue (R-D9)', () => {
       await svc.qk('send', tx, '--transactional', '--journal', 'deadletter', '--dead-letter-queue', plain),
       'INVALID_PARAMETER',
     );
+    for (const notAnApplicationQueue of [SYSTEM.xactDeadLetter, `${appDlq};poison`])
+      failsWith(
+        await svc.qk(
+          'send',
+          tx,
+          '--transactional',
+          '--journal',
+          'deadletter',
+          '--dead-letter-queue',
+          notAnApplicationQueue,
+        ),
+        'INVALID_PARAMETER',
+      );
     expect((await q.show(tx)).messageCount + (await q.show(plain)).messageCount).toBe(0);
   });
 });

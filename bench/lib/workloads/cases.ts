@@ -61,8 +61,9 @@ async function drain(client: QkClient, path: string, expected: number, mode: Con
   const timer = setTimeout(() => done('time-cap'), capMs);
   const why = await stoppedBy;
   clearTimeout(timer);
-  consumer.stop();
   const seconds = micros(t0, hrNow()) / 1e6;
+  consumer.stop();
+  await Promise.race([consumer.finished, pause(5_000)]);
   const errors = Object.keys(consumer.errors).length > 0 ? { errors: { ...consumer.errors } } : {};
   return {
     msgs: e2e.length,
@@ -179,8 +180,9 @@ export async function concurrent(
     const seconds = micros(t0, hrNow()) / 1e6;
     consumer.stop();
     const b1 = processStats(ctx.servicePid);
+    // A stream hands over what is on its way before it ends; the connection closes after that.
+    await Promise.race([consumer.finished, pause(5_000)]);
     await consumerClient.close();
-    await consumer.finished;
     await producer.queueDelete({ path });
     return {
       label,
@@ -259,8 +261,9 @@ export async function fixedRate(
     const seconds = micros(t0, hrNow()) / 1e6;
     consumer.stop();
     const b1 = processStats(ctx.servicePid);
+    // A stream hands over what is on its way before it ends; the connection closes after that.
+    await Promise.race([consumer.finished, pause(5_000)]);
     await consumerClient.close();
-    await consumer.finished;
     await producer.queueDelete({ path });
     return {
       label,

@@ -7,12 +7,14 @@ import type { QkClient } from '@qk/client';
 import type { MessageInfo } from '@qk/model';
 import { hrNow, micros, sentAtOf } from './measure.js';
 
-export type ConsumeMode = 'receive-100' | 'receiveBatch-100';
+export type ConsumeMode = 'receive-100' | 'receiveBatch-100' | 'stream-100';
 
 /** A receive that finds the queue empty waits this long for an arrival (then IO_TIMEOUT, and is issued again). */
 export const RECEIVE_WAIT_MS = 1_000;
 export const WINDOW = 100;
 export const BATCH = 100;
+/** The streaming receive's credit: the counterpart of prefetch 100. */
+export const CREDIT = 100;
 
 export interface Consumer {
   readonly got: number;
@@ -25,6 +27,7 @@ export interface Consumer {
 }
 
 export function describeConsumer(mode: ConsumeMode): string {
+  if (mode === 'stream-100') return `streaming receive (QkClient.consume), credit ${CREDIT}`;
   return mode === 'receiveBatch-100'
     ? `receiveBatch max ${BATCH}, one call at a time, waiting up to ${RECEIVE_WAIT_MS} ms`
     : `single receive, ${WINDOW} in flight on one connection, each waiting up to ${RECEIVE_WAIT_MS} ms`;
@@ -38,9 +41,32 @@ export function startConsumer(
   target: () => number,
   onMessage: (e2eMicros: number) => void,
 ): Consumer {
+  if (mode === 'stream-100') return streamConsumer(client, path, onMessage);
   return mode === 'receiveBatch-100'
     ? batchConsumer(client, path, target, onMessage)
     : windowConsumer(client, path, target, onMessage);
+}
+
+function streamConsumer(client: QkClient, path: string, onMessage: (e2eMicros: number) => void): Consumer {
+  const state = { got: 0, errors: {} as Record<string, number> };
+  const consumer = client.consume(path, { credit: CREDIT }, (message) => {
+    onMessage(micros(sentAtOf(message.body), hrNow()));
+    state.got++;
+  });
+  const finished = consumer.done.catch((error: unknown) => {
+    const code = codeOf(error);
+    state.errors[code] = (state.errors[code] ?? 0) + 1;
+  });
+  return {
+    get got() {
+      return state.got;
+    },
+    timeouts: 0,
+    errors: state.errors,
+    // Why it stopped, if not by close(), is in `errors` (done's rejection is caught above).
+    stop: () => void consumer.close().catch(() => undefined),
+    finished,
+  };
 }
 
 const codeOf = (error: unknown): string => (error as { code?: string }).code ?? 'ERROR';

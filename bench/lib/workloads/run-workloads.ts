@@ -65,6 +65,16 @@ const CASES: CaseSpec[] = [
     note: 'publish: sendBatch of 100, one call at a time (confirm latency is per batch); drain: receiveBatch max 100, one call at a time',
   },
   {
+    label: 'recoverable-stream-drain',
+    workload: 'W3',
+    rabbit_label: 'classic-durable-persistent-confirm-window-100',
+    queue: 'bench-rs',
+    delivery: R,
+    publishMode: 'sendBatch-100',
+    consumeMode: 'stream-100',
+    note: 'fill: sendBatch of 100 (not a W2 figure); drain: streaming receive, credit 100',
+  },
+  {
     label: 'express-send-each',
     workload: 'W5',
     rabbit_label: 'classic-transient-nonpersistent-confirm-each',
@@ -91,6 +101,16 @@ const CASES: CaseSpec[] = [
     publishMode: 'send-no-wait',
     consumeMode: 'receive-100',
     note: 'Queuekeeper answers every send; here the answers are not awaited',
+  },
+  {
+    label: 'express-stream-drain',
+    workload: 'W5',
+    rabbit_label: 'classic-transient-nonpersistent-no-confirm',
+    queue: 'bench-es',
+    delivery: E,
+    publishMode: 'sendBatch-100',
+    consumeMode: 'stream-100',
+    note: 'fill: sendBatch of 100; drain: streaming receive, credit 100',
   },
 ];
 
@@ -141,6 +161,7 @@ export async function runWorkloads(root: string, results: Results, options: Work
     for (const [label, mode] of [
       ['concurrent-recoverable-w100-receive100', 'receive-100'],
       ['concurrent-recoverable-w100-receiveBatch100', 'receiveBatch-100'],
+      ['concurrent-recoverable-w100-stream100', 'stream-100'],
     ] as const)
       if (wanted(label)) conc.push(await concurrent(ctx, label, 'bench-cc', mode, CC));
     const rate = [];
@@ -148,6 +169,7 @@ export async function runWorkloads(root: string, results: Results, options: Work
       for (const [suffix, mode] of [
         ['receive100', 'receive-100'],
         ['receiveBatch100', 'receiveBatch-100'],
+        ['stream100', 'stream-100'],
       ] as const) {
         const label = `fixed-rate-${r}-recoverable-${suffix}`;
         if (wanted(label))

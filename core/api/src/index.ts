@@ -4,6 +4,7 @@ export * from './events.js';
 export * from './envelope.js';
 export * from './wire.js';
 export * from './network-operations.js';
+export * from './stream-operations.js';
 export * from './bridge.js';
 export * from './console-policy.js';
 export * from './peer-link.js';

@@ -2,9 +2,11 @@
 import { z } from 'zod';
 import {
   browseSortColumns,
+  deliveryNames,
   computerNameProblem,
   errorCodes,
   Limits,
+  type BrowseFilter,
   type ErrorCode,
   type ExportedMessage,
   type MessageInfo,
@@ -143,7 +145,7 @@ export const messageInfoSchema = z.object({
   bodyBase64: boundedString(Bounds.BODY_BASE64),
   bodySize: z.number().int(),
   priority: z.number().int(),
-  delivery: z.enum(['express', 'recoverable']),
+  delivery: z.enum(deliveryNames),
   journal: z.number().int(),
   acknowledge: z.number().int(),
   adminQueue: queuePathSchema.nullable(),
@@ -175,7 +177,7 @@ export const exportedMessageSchema = z.object({
   label: boundedString(Bounds.MESSAGE_LABEL, 'LABEL_TOO_LONG', 'a message label'),
   bodyBase64: boundedString(Bounds.BODY_BASE64),
   priority: z.number().int(),
-  delivery: z.enum(['express', 'recoverable']),
+  delivery: z.enum(deliveryNames),
   journal: z.number().int(),
   acknowledge: z.number().int(),
   adminQueue: queuePathSchema.nullable(),
@@ -255,7 +257,7 @@ export const sendPropertiesSchema = z.object({
   ).optional(),
   label: boundedString(Bounds.MESSAGE_LABEL, 'LABEL_TOO_LONG', 'a message label').optional(),
   priority: z.number().int().optional(),
-  delivery: z.enum(['express', 'recoverable']).optional(),
+  delivery: z.enum(deliveryNames).optional(),
   journal: z.number().int().optional(),
   acknowledge: z.number().int().optional(),
   adminQueue: queuePathSchema.optional(),
@@ -297,5 +299,5 @@ export const browseFilterSchema = z.object({
   appSpecific: z.number().int().min(0).max(0xffffffff).optional(),
   /** Case-insensitive substring of the source computer's name. */
   sourceMachine: boundedString(Bounds.COMPUTER_NAME).optional(),
-  delivery: z.enum(['express', 'recoverable']).optional(),
-});
+  delivery: z.enum(deliveryNames).optional(),
+}) satisfies z.ZodType<BrowseFilter>;

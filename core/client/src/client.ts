@@ -1,5 +1,8 @@
 /** The typed Queuekeeper client: one method per operation of the contract, over HTTP or WebSocket. */
 import type { ApiClient, OperationInput, OperationName, OperationOutput, QkEvent, Unsubscribe } from '@qk/api';
+import type { MessageInfo } from '@qk/model';
+import { startConsumer, type ConsumeOptions, type Consumer } from './consumer.js';
+import { consumerIterator, deferredConsumer } from './consumer-helpers.js';
 import { OPERATION_NAMES } from './contract.js';
 import { readServiceEndpoint } from './data-dir.js';
 import { HttpTransport, requestConsoleLink } from './http-transport.js';
@@ -38,9 +41,10 @@ export interface CallOptions {
   signal?: AbortSignal | undefined;
 }
 
-// The interface half of the class: every contract operation as a method (assigned in the constructor).
+// The interface half of the class: every contract operation as a method (assigned in the constructor), but
+// `consume`, a streamed operation, which is the consumer below.
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
-export interface QkClient extends ApiClient {}
+export interface QkClient extends Omit<ApiClient, 'consume'> {}
 
 /** A client of one service. Calls throw QkError with the service's code; close() when done. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
@@ -68,6 +72,7 @@ export class QkClient {
     if (events) this.#events = Promise.resolve(events);
     const self = this as unknown as Record<string, (input?: unknown) => Promise<unknown>>;
     for (const name of OPERATION_NAMES) {
+      if (name === 'consume') continue;
       self[name] = (input?: unknown) => this.#transport.call(name, input ?? {});
     }
   }
@@ -126,6 +131,31 @@ export class QkClient {
       cancelled = true;
       dispose?.();
     };
+  }
+
+  /**
+   * A streaming receive (issue 11): the service pushes the queue's messages as they arrive and `handler` gets
+   * them one at a time, in receive order; at most `credit` (default 100) are on their way at once. Without
+   * `transactional` each message leaves the queue as it is sent; with it, messages are committed once the
+   * handler is done with them (every `commitEvery`, default 1) and a handler that throws, or close(), puts
+   * back what was not committed. Runs over a WebSocket (this client's, or one opened for it).
+   */
+  consume(path: string, options: ConsumeOptions, handler: (message: MessageInfo) => unknown): Consumer {
+    this.#events ??= openWebSocket(this.url, this.#token, this.#unreachableHint);
+    return deferredConsumer(this.#events, (channel) => startConsumer(channel, path, options, handler));
+  }
+
+  /**
+   * The queue's messages as an async iterator, over a streaming receive. A message counts as handled once
+   * the loop asks for the next one; leaving the loop stops the stream. Without a transaction the default
+   * credit is 1, so leaving the loop leaves every message not yet handed to it in the queue; in a
+   * transaction the last message, not committed, goes back.
+   */
+  messages(path: string, options: ConsumeOptions = {}): AsyncIterableIterator<MessageInfo> {
+    const credit = options.credit ?? (options.transactional ? undefined : 1);
+    return consumerIterator(options.transactional === true, (handler) =>
+      this.consume(path, { ...options, credit }, handler),
+    );
   }
 
   /**

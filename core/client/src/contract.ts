@@ -72,6 +72,9 @@ export const OPERATION_NAMES = [
   'messagesCopy',
   'messagesSearch',
   'serviceRestartImpact',
+  'consume',
+  'consumeCommit',
+  'consumeAbort',
 ] as const satisfies readonly OperationName[];
 
 // Compile-time proof that no operation of the contract is missing above.

@@ -6,7 +6,7 @@
 import type WebSocket from 'ws';
 import { eventSchema, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
 import { QkError } from '@qk/model';
-import { RpcClient } from '@qk/rpc';
+import { RpcClient, type RpcStreamCall } from '@qk/rpc';
 import { wsTransport } from '@qk/rpc/node';
 import { unreachable, unwrap, type Transport } from './transport.js';
 
@@ -81,6 +81,15 @@ export class WebSocketTransport implements Transport {
 
   async call(op: string, input: unknown, signal?: AbortSignal): Promise<unknown> {
     return unwrap(await this.#rpc.call(op, input, signal));
+  }
+
+  /** A streamed call (a streaming receive): items as they come, within the credit granted. */
+  stream(
+    op: string,
+    input: unknown,
+    options: { credit: number; onItem: (value: unknown) => void; signal?: AbortSignal | undefined },
+  ): RpcStreamCall {
+    return this.#rpc.stream(op, input, options);
   }
 
   /** Receives every engine event until the returned disposer is called (events this client cannot read are skipped). */

@@ -16,39 +16,59 @@ export class Expiry {
   ) {}
 
   /**
-   * Removes what is due now; returns how many were due. At start-up the work runs synchronously so nothing
-   * expired is seen by the first receive.
+   * Removes what is due now. At start-up the work runs synchronously so nothing expired is seen by the first
+   * receive; returns whether a pass found anything (at start-up: whether to go on).
    */
-  run(synchronously: boolean): number {
-    if (this.running) return 0;
-    const { core, claims, runner } = this.ctx;
-    const due = core.store.messages.expired(core.clock.now()).filter((m) => !claims.has(m.lookupId));
-    if (due.length === 0) return 0;
-    const work = (): void => {
-      for (const m of due) {
-        const current = core.store.messages.get(m.lookupId);
-        if (current) removeMessage(core, current, 'expired');
-      }
-    };
-    const durable = due.some((m) => m.table === 'main');
-    if (synchronously || !durable) {
-      runner.runNow(work);
-      return due.length;
+  run(synchronously: boolean): boolean {
+    if (this.running) return false;
+    const { core, runner } = this.ctx;
+    const now = core.clock.now();
+    // One index probe per table, so an idle tick queues no work; the rows are read inside the unit of work
+    // itself, once, so that what a pass removes is what is due and unclaimed when it commits.
+    const tables = core.store.messages.tablesWithExpired(now);
+    if (tables.length === 0) return false;
+    const work = (): Pass => this.expire(now);
+    if (synchronously || !tables.includes('main')) {
+      const pass = runner.runNow(work);
+      if (!synchronously && pass.more) setImmediate(() => this.again());
+      return pass.removed > 0;
     }
     this.running = true;
-    void runner
-      .runDurable(work)
-      .catch((error: unknown) =>
-        // The expired messages stay where they are; the next tick tries them again.
-        this.ctx
-          .log()
-          .error({ err: error, due: due.length }, 'An expiry pass failed to commit; it is retried next tick'),
-      )
-      .finally(() => {
+    runner.runDurable(work).then(
+      (pass) => {
         this.running = false;
         // A full batch means more are due: go on now rather than a tick later (100,000 due at once).
-        if (due.length >= EXPIRY_BATCH && !this.closed()) this.run(false);
-      });
-    return due.length;
+        if (pass.more) this.again();
+      },
+      (error: unknown) => {
+        this.running = false;
+        // The expired messages stay where they are; the next tick tries them again.
+        this.ctx.log().error({ err: error }, 'An expiry pass failed to commit; it is retried next tick');
+      },
+    );
+    return true;
   }
+
+  private again(): void {
+    if (!this.closed()) this.run(false);
+  }
+
+  /** Inside a unit of work: removes up to a batch per table of what is due and not held by a receive. */
+  private expire(now: number): Pass {
+    const { core, claims } = this.ctx;
+    const due = core.store.messages.expired(now);
+    let removed = 0;
+    for (const m of due) {
+      if (claims.has(m.lookupId)) continue;
+      removeMessage(core, m, 'expired');
+      removed++;
+    }
+    return { removed, more: removed > 0 && due.length >= EXPIRY_BATCH };
+  }
+}
+
+interface Pass {
+  removed: number;
+  /** A batch came back full: more are due at once. */
+  more: boolean;
 }

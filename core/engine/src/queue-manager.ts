@@ -19,6 +19,7 @@ import {
   type SettingInfo,
   type MessageRemovalReason,
   type QkEvent,
+  type ImportMode,
 } from '@qk/model';
 import { Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
@@ -31,6 +32,7 @@ import { UnitRunner } from './unit-runner.js';
 import { Waiters, type WaiterKind } from './waiters.js';
 import { Claims } from './claims.js';
 import { ReceiveCursors } from './receive-cursors.js';
+import { StreamConsumer, type StreamHost } from './consumer.js';
 import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
 import { countFitting, prepareDelivery } from './delivery.js';
 import { type makeDraft, type Draft } from './drafts.js';
@@ -69,7 +71,6 @@ import {
   type Deliver,
   type WriteReply,
   type EngineListener,
-  type ImportMode,
   type MessageLocation,
   type PeekInput,
   type QueueCreateInput,
@@ -77,6 +78,8 @@ import {
   type QueueManagerOptions,
   type QueueSetInput,
   type ReceiveBatchInput,
+  type ConsumeInput,
+  type Consumption,
   type ReceiveInput,
   type ReplyLimit,
   type SendItem,
@@ -97,6 +100,8 @@ class QueueManager implements QueueManagerApi {
   private readonly waiters: Waiters;
   private readonly claims = new Claims();
   private readonly receiveCursors: ReceiveCursors;
+  /** Streaming receives running now (issue 11). */
+  private readonly streams = new Set<StreamConsumer>();
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   private readonly duplicates: DuplicateCache;
@@ -184,6 +189,8 @@ class QueueManager implements QueueManagerApi {
       messageIn: (queue, lookupId) => messageIn(this.core, queue, lookupId),
       draftContext: () => this.draftContext(),
       forget: (queue) => {
+        const deleted = new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
+        this.stopStreams(queue.id, deleted);
         this.registry.remove(queue);
         this.receiveCursors.forget(queue.id);
         this.trafficMeter.forget(queue.id);
@@ -236,7 +243,7 @@ class QueueManager implements QueueManagerApi {
       qm.log = options.logger ?? silentLogger;
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
-      while (qm.expiry.run(true) > 0);
+      while (qm.expiry.run(true));
       qm.scheduleTick();
       return qm;
     } catch (error) {
@@ -505,6 +512,44 @@ class QueueManager implements QueueManagerApi {
     const info = toMessageInfo(message, this.clock.now());
     await this.deliverClaimed([message], info, input.deliver, input.signal, tx);
     return info;
+  }
+
+  consume(input: ConsumeInput): Consumption {
+    const queue = this.resolveForReading('receive', input.path);
+    if (input.transactional && !queue.transactional)
+      // R-M4: a transactional receive needs a transactional queue.
+      throw new QkError(
+        'TRANSACTION_USAGE',
+        `'${this.registry.pathOf(queue)}' is not transactional; receive from it without a transaction.`,
+      );
+    if (this.closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.');
+    return new StreamConsumer(this.streamHost, queue, input);
+  }
+
+  /** The steps of a plain receive, for streaming receives (consumer.ts). */
+  private readonly streamHost: StreamHost = {
+    claim: (queue, count) => this.receiveCursors.first(queue.id, count, true),
+    info: (message) => toMessageInfo(message, this.clock.now()),
+    waitForArrival: async (queue, signal) => {
+      if (this.closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.');
+      await this.waiters.wait(queue.id, Infinity, signal);
+      if (!this.registry.get(queue.id))
+        throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
+    },
+    finishReceives: (messages) => this.finishReceives(messages),
+    releaseClaims: (messages, undone) => this.releaseClaims(messages, undone),
+    openTransaction: (id) => this.transactions.find(id),
+    beginTransaction: () => this.beginTransaction(),
+    commitTransaction: (id) => this.commitTransaction(id),
+    abortTransaction: (id) => this.abortTransaction(id),
+    track: (stream) => {
+      this.streams.add(stream);
+      return () => this.streams.delete(stream);
+    },
+  };
+
+  private stopStreams(queueId: number | null, error: QkError): void {
+    for (const stream of this.streams) if (queueId === null || stream.queueId === queueId) stream.stop(error);
   }
 
   async receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]> {
@@ -931,6 +976,7 @@ class QueueManager implements QueueManagerApi {
     this.closed = true;
     if (this.tickHandle !== null) this.clock.clearTimeout(this.tickHandle);
     this.waiters.fail(null, new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.'));
+    this.stopStreams(null, new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.'));
     for (const tx of this.transactions.all()) {
       this.transactions.end(tx.id);
       for (const m of tx.receives) this.claims.release(m.lookupId);

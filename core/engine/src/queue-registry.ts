@@ -41,6 +41,10 @@ export class QueueRegistry {
   private readonly usage = new Map<number, Usage>();
   /** Messages in every queue, kept as counts change: the traffic meter reads it on every change. */
   private messageTotal = 0;
+  /** Kept as counters change, so quotas checked per message (MachineQuota) cost nothing per queue. */
+  private byteTotal = 0;
+  /** System queues by kind: asked for on every dead letter and journal copy. */
+  private readonly systemQueues = new Map<string, QueueRecord>();
 
   constructor(
     private readonly computerId: string,
@@ -50,8 +54,10 @@ export class QueueRegistry {
   load(queues: QueueRecord[], usage: QueueUsage[]): void {
     for (const q of queues) this.add(q);
     for (const u of usage) {
+      this.byteTotal -= this.usage.get(u.queueId)?.bytes ?? 0;
       this.usage.set(u.queueId, { count: u.count, bytes: u.bytes, retained: u.retained });
       this.messageTotal += u.count;
+      this.byteTotal += u.bytes;
     }
   }
 
@@ -59,6 +65,7 @@ export class QueueRegistry {
     this.byId.set(queue.id, queue);
     if (queue.kind === 'journal' && queue.parentId !== null) this.journals.set(queue.parentId, queue);
     else this.byName.set(`${queue.kind}:${queue.nameKey}`, queue);
+    if (queue.kind === 'system') this.systemQueues.set(queue.nameKey, queue);
     if (queue.kind === 'subqueue' && queue.parentId !== null) {
       const family = this.subqueues.get(queue.parentId) ?? new Map<number, QueueRecord>();
       family.set(queue.id, queue);
@@ -70,7 +77,10 @@ export class QueueRegistry {
   remove(queue: QueueRecord): void {
     this.byId.delete(queue.id);
     this.messageTotal -= this.usage.get(queue.id)?.count ?? 0;
+    this.byteTotal -= this.usage.get(queue.id)?.bytes ?? 0;
     this.usage.delete(queue.id);
+    if (queue.kind === 'system' && this.systemQueues.get(queue.nameKey) === queue)
+      this.systemQueues.delete(queue.nameKey);
     if (queue.kind === 'journal' && queue.parentId !== null) this.journals.delete(queue.parentId);
     else this.byName.delete(`${queue.kind}:${queue.nameKey}`);
     if (queue.kind === 'subqueue' && queue.parentId !== null) {
@@ -130,7 +140,7 @@ export class QueueRegistry {
   }
 
   system(kind: SystemQueueKind): QueueRecord {
-    const queue = this.byName.get(`system:${kind.toLowerCase()}`);
+    const queue = this.systemQueues.get(kind.toLowerCase());
     if (!queue) throw new Error(`system queue ${kind} missing`);
     return queue;
   }
@@ -146,6 +156,7 @@ export class QueueRegistry {
     u.count += countDelta;
     this.messageTotal += countDelta;
     u.bytes += bytesDelta;
+    this.byteTotal += bytesDelta;
     u.retained += retainedDelta;
   }
 
@@ -295,9 +306,7 @@ export class QueueRegistry {
 
   /** Bytes in every queue of the computer (MachineQuota counts journals and dead-letter queues too, seed 000). */
   totalBytes(): number {
-    let total = 0;
-    for (const u of this.usage.values()) total += u.bytes;
-    return total;
+    return this.byteTotal;
   }
 
   totalMessages(): number {

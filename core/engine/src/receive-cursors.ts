@@ -130,7 +130,14 @@ export class ReceiveCursors {
 
   /** The queue's claims have all ended: the store's own order is exact again. */
   settled(queueId: number): void {
-    if (this.claims.countIn(queueId) === 0) this.cursors.delete(queueId);
+    if (this.claims.countIn(queueId) !== 0) return;
+    const cursor = this.cursors.get(queueId);
+    if (!cursor) return;
+    this.cursors.delete(queueId);
+    // A table known empty past the cursor may hold ready messages before it — with no claims left, exactly
+    // the returned ones: without the cursor, "empty" must mean empty from the head.
+    const empty = this.emptyTables.get(queueId);
+    if (empty) for (const k of cursor.returned) empty.delete(k.table);
   }
 
   forget(queueId: number): void {

@@ -45,6 +45,11 @@ export class TransactionTable {
     return tx;
   }
 
+  /** The open transaction of this id, if there is one. */
+  find(id: string): Transaction | undefined {
+    return this.open.get(id);
+  }
+
   isOpen(tx: Transaction): boolean {
     return this.open.get(tx.id) === tx;
   }

@@ -1,5 +1,7 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type {
+  BrowseFilter,
+  ImportMode,
   BrowseSortColumn,
   ErrorCode,
   ExportedMessage,
@@ -10,11 +12,11 @@ import type {
   SendProperties,
   ServiceStatus,
   SettingInfo,
+  LookupAction,
 } from '@qk/model';
 import type { NetworkConfigApi } from './network/config-types.js';
 import type { NetworkPort } from './network/port-types.js';
 import type { TrafficSeries } from './traffic.js';
-import type { LookupAction } from '@qk/model';
 
 /** The engine's sense of time; unit tests drive a fake one. */
 export interface Clock {
@@ -99,6 +101,51 @@ export interface ReceiveInput {
   deliver?: Deliver<MessageInfo> | undefined;
 }
 
+/**
+ * The reader of a streaming receive (issue 11): how many messages it will take now, and the two-step delivery
+ * of each — prepared (it can reach the reader), then written once its removal is committed.
+ */
+export interface StreamReader {
+  /** Messages the reader will take now (its credit). */
+  credit(): number;
+  /** Resolves once the reader has credit and its connection has room; rejects when the stream ends. */
+  ready(): Promise<void>;
+  /** Prepares one message for the reader, using one credit; resolves with the step that writes it. */
+  prepare(message: MessageInfo): Promise<WriteReply>;
+}
+
+/** A streaming receive: messages are pushed to the reader as they arrive, within its credit. */
+export interface ConsumeInput {
+  path: string;
+  /**
+   * Messages are received inside a transaction the reader commits (`Consumption.commit`, in batches or one by
+   * one); an abort, the end of the stream or a dropped connection puts back what was not committed.
+   */
+  transactional?: boolean | undefined;
+  reader: StreamReader;
+  /** Ends the stream (the reader cancelled or went away). */
+  signal: AbortSignal;
+}
+
+/** A running streaming receive. */
+export interface Consumption {
+  /** Messages handed to the reader so far. */
+  readonly received: number;
+  /**
+   * Settles when the stream has ended: resolves when its signal ended it (whatever was handed over is
+   * committed, or put back when transactional and not committed); rejects when the queue was deleted, the
+   * queue manager stopped, or a removal could not be committed.
+   */
+  readonly done: Promise<void>;
+  /**
+   * Transactional: commits the first `count` messages handed over and not yet committed (all of them without
+   * `count`); the later ones stay held for a later commit. Resolves with how many were committed.
+   */
+  commit(count?: number): Promise<number>;
+  /** Transactional: puts back every message handed over and not committed; returns how many. */
+  abort(): number;
+}
+
 /** The byte cap of a batch reply: messages are added while their measured size fits; the first always does. */
 export interface ReplyLimit {
   maxBytes: number;
@@ -148,19 +195,7 @@ export interface BrowseInput {
   offset?: number | undefined;
   limit?: number | undefined;
   sort?: { column: BrowseSortColumn; descending?: boolean | undefined } | undefined;
-  filter?:
-    | {
-        label?: string | undefined;
-        bodyText?: string | undefined;
-        classCodes?: number[] | undefined;
-        arrivedFrom?: string | undefined;
-        arrivedTo?: string | undefined;
-        correlationId?: string | undefined;
-        appSpecific?: number | undefined;
-        sourceMachine?: string | undefined;
-        delivery?: 'express' | 'recoverable' | undefined;
-      }
-    | undefined;
+  filter?: BrowseFilter | undefined;
   /** Bodies are left out of browse pages unless asked for (a page of 4 MB bodies is not a list). */
   includeBody?: boolean | undefined;
 }
@@ -180,7 +215,6 @@ export interface ArrivingMessage extends SendProperties {
 }
 
 /** How an import stores messages: as they were, or as new sends from this computer. */
-export type ImportMode = 'asIs' | 'asNew';
 
 /** How many messages of one class a queue holds. */
 export interface ClassCount {
@@ -223,6 +257,12 @@ export interface QueueManagerApi {
   receive(input: ReceiveInput): Promise<MessageInfo>;
   /** Up to `max` messages, fewer when `replyLimit` stops the reply; waits only while the queue is empty. */
   receiveBatch(input: ReceiveBatchInput): Promise<MessageInfo[]>;
+  /**
+   * A streaming receive (issue 11): the queue's messages go to the reader as they arrive, in receive order,
+   * within its credit, each through the removal path of a plain receive. QUEUE_NOT_FOUND, ACCESS_DENIED or
+   * TRANSACTION_USAGE are thrown at once; later failures settle `done`.
+   */
+  consume(input: ConsumeInput): Consumption;
   peek(input: PeekInput): Promise<MessageInfo>;
   /** Opens a cursor before the first message of a queue (R-C2); returns its handle. */
   openCursor(path: string): string;

@@ -26,7 +26,10 @@ export class Waiters {
 
   constructor(private readonly clock: Clock) {}
 
-  /** Resolves true when something arrives on the queue, false when `ms` pass first; rejects when aborted. */
+  /**
+   * Resolves true when something arrives on the queue, false when `ms` pass first (never, for Infinity: a
+   * streaming receive waits as long as it lives); rejects when aborted.
+   */
   wait(queueId: number, ms: number, signal?: AbortSignal, kind: WaiterKind = 'receive'): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       let queue = this.byQueue.get(queueId);
@@ -37,7 +40,7 @@ export class Waiters {
       const own = queue;
       const set = kind === 'peek' ? own.peekers : own.receivers;
       const done = (): void => {
-        this.clock.clearTimeout(timer);
+        if (timer !== undefined) this.clock.clearTimeout(timer);
         set.delete(waiter);
         signal?.removeEventListener('abort', onAbort);
         if (own.receivers.size === 0 && own.peekers.size === 0) this.byQueue.delete(queueId);
@@ -54,10 +57,12 @@ export class Waiters {
       };
       const onAbort = (): void =>
         waiter.fail(new QkError('OPERATION_CANCELLED', 'The receive was cancelled by the caller.'));
-      const timer = this.clock.setTimeout(() => {
-        done();
-        resolve(false);
-      }, ms);
+      const timer = Number.isFinite(ms)
+        ? this.clock.setTimeout(() => {
+            done();
+            resolve(false);
+          }, ms)
+        : undefined;
       set.add(waiter);
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });

@@ -120,7 +120,8 @@ export type JournalLevelName = keyof typeof journalLevels;
 
 /** PROPID_M_DELIVERY. Express is MSMQ's default. */
 export const Delivery = { EXPRESS: 0, RECOVERABLE: 1 } as const;
-export type DeliveryName = 'express' | 'recoverable';
+export const deliveryNames = ['express', 'recoverable'] as const;
+export type DeliveryName = (typeof deliveryNames)[number];
 
 /**
  * Lookup-ID actions of MQReceiveMessageByLookupId (§2.4, R-L2): the message with the lookup ID, the one after

@@ -8,3 +8,4 @@ export * from './settings.js';
 export * from './logger.js';
 export * from './network.js';
 export * from './events.js';
+export * from './message-file.js';

@@ -130,6 +130,26 @@ export const browseSortColumns = [
 ] as const;
 export type BrowseSortColumn = (typeof browseSortColumns)[number];
 
+/** What a browse can filter on, evaluated where the messages are (a million-message queue is never shipped). */
+export interface BrowseFilter {
+  /** Case-insensitive substring of the label. */
+  label?: string | undefined;
+  /** Case-insensitive substring of the body (text bodies only). */
+  bodyText?: string | undefined;
+  /** PROPID_M_CLASS values. */
+  classCodes?: number[] | undefined;
+  /** ISO times, inclusive. */
+  arrivedFrom?: string | undefined;
+  arrivedTo?: string | undefined;
+  /** The exact correlation ID (`{guid}\\N`). */
+  correlationId?: string | undefined;
+  /** The exact application-specific value. */
+  appSpecific?: number | undefined;
+  /** Case-insensitive substring of the source computer's name. */
+  sourceMachine?: string | undefined;
+  delivery?: DeliveryName | undefined;
+}
+
 /** What an application gives to send one message (CLI.md send options). */
 export interface SendProperties {
   body?: string | undefined;

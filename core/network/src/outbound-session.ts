@@ -255,6 +255,18 @@ export class OutboundSession {
     this.#failed(`the session with ${this.#peer.name} ended: ${reason}`, 'unreachable');
   }
 
+  /**
+   * Cuts a link whose call failed and ends the session now, not when the socket reports its close: a call on
+   * a closed channel fails at once, so pumping again on it would loop on promises alone and starve the
+   * event loop (timers, sockets, the admin API) — a routing server was found spinning so by the network
+   * drill. The session dials again with backoff.
+   */
+  #cut(channel: PeerChannel, why: string): void {
+    if (this.#channel !== channel) return;
+    channel.close(why);
+    this.#lost(why);
+  }
+
   /** Closes a channel the session no longer counts on (its failure is reported by the caller). */
   #forget(channel: PeerChannel): void {
     if (this.#channel === channel) {
@@ -353,8 +365,7 @@ export class OutboundSession {
         const why = answer.ok ? 'a malformed answer' : `${answer.error.code}: ${answer.error.message}`;
         this.#deps.log.warn({ peer: this.#peer.name, queue: lease.formatName, why }, 'delivery not confirmed');
         // A link that answers nothing (or garbage) is cut: everything on it goes back and is sent again.
-        // Closing the channel ends the session through `closed` (#lost), which dials again with backoff.
-        if (this.#channel === channel) channel.close(why);
+        this.#cut(channel, why);
       }
     } catch (error) {
       // settle failed (the store): the messages stay in the outgoing queue and go again.
@@ -383,7 +394,10 @@ export class OutboundSession {
     try {
       const answer = await this.#call(channel, 'peerControl', { items }, timing.callTimeoutMs);
       if (answer.ok) port.controlDelivered(handles);
-      else this.#deps.log.warn({ peer: this.#peer.name, error: answer.error }, 'control items not confirmed');
+      else {
+        this.#deps.log.warn({ peer: this.#peer.name, error: answer.error }, 'control items not confirmed');
+        this.#cut(channel, `${answer.error.code}: ${answer.error.message}`);
+      }
     } catch (error) {
       this.#deps.log.error({ peer: this.#peer.name, error: String(error) }, 'sending control items failed');
     } finally {

@@ -26,6 +26,20 @@ interface Pending {
   readonly signal: AbortSignal | undefined;
   sent: boolean;
   detach?: () => void;
+  /** A streamed call's items, as they come. */
+  readonly onItem?: ((value: unknown) => void) | undefined;
+  /** Credit granted before the call went out: sent right after it. */
+  unsentCredit: number;
+}
+
+/** A streamed call under way (see RpcClient.stream). */
+export interface RpcStreamCall {
+  /** The call's id on this connection: other calls name the stream by it (e.g. to commit what it sent). */
+  readonly id: number;
+  /** The call's one result, which comes after its last item. */
+  readonly result: Promise<Envelope<unknown>>;
+  /** Lets the service send `count` more items. */
+  grant(count: number): void;
 }
 
 /** Calls and events over one connection; the transport pushes its frames into this (it is the FrameSink). */
@@ -70,23 +84,58 @@ export class RpcClient implements FrameSink {
 
   /** Calls one operation; resolves with its envelope (never rejects: failures are envelopes too). */
   call(op: string, input: unknown, signal?: AbortSignal): Promise<Envelope<unknown>> {
-    if (this.#closedWith) return Promise.resolve(this.#closedWith);
-    if (signal?.aborted) return Promise.resolve(cancelledEnvelope(op));
+    return this.#start(op, input, signal, undefined).result;
+  }
+
+  /**
+   * Calls an operation that streams items before its result (a streaming receive): `onItem` gets each item as
+   * it comes; the service sends no more than the credit granted (`credit` now, `grant` later). Cancelling
+   * (the signal) ends the stream; its result follows the items already on their way.
+   */
+  stream(
+    op: string,
+    input: unknown,
+    options: { credit: number; onItem: (value: unknown) => void; signal?: AbortSignal | undefined },
+  ): RpcStreamCall {
+    const started = this.#start(op, input, options.signal, options.onItem);
+    const grant = (count: number): void => {
+      const pending = this.#pending.get(started.id) ?? this.#queued.find((p) => p.id === started.id);
+      if (!pending || count <= 0) return;
+      if (pending.sent) this.#post(JSON.stringify({ type: 'credit', id: pending.id, count }));
+      else pending.unsentCredit += count;
+    };
+    grant(options.credit);
+    return { id: started.id, result: started.result, grant };
+  }
+
+  #start(
+    op: string,
+    input: unknown,
+    signal: AbortSignal | undefined,
+    onItem: ((value: unknown) => void) | undefined,
+  ): { id: number; result: Promise<Envelope<unknown>> } {
     const id = this.#nextId++;
+    if (this.#closedWith) return { id, result: Promise.resolve(this.#closedWith) };
+    if (signal?.aborted) return { id, result: Promise.resolve(cancelledEnvelope(op)) };
     let text: string;
     try {
       text = JSON.stringify({ type: 'call', id, op, input: input ?? {} });
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
-      return Promise.resolve(failure('INVALID_PARAMETER', `The ${op} input cannot be sent as JSON: ${why}.`));
+      return {
+        id,
+        result: Promise.resolve(failure('INVALID_PARAMETER', `The ${op} input cannot be sent as JSON: ${why}.`)),
+      };
     }
-    return new Promise<Envelope<unknown>>((resolve) => {
+    const result = new Promise<Envelope<unknown>>((resolve) => {
       const pending: Pending = {
         id,
         op,
         text,
         signal,
         sent: false,
+        onItem,
+        unsentCredit: 0,
         settle: (envelope) => {
           pending.detach?.();
           resolve(envelope);
@@ -100,6 +149,7 @@ export class RpcClient implements FrameSink {
       if (this.#inFlight < this.#maxInFlight) this.#sendCall(pending);
       else this.#queued.push(pending);
     });
+    return { id, result };
   }
 
   /** Receives every event until the returned disposer runs; the first listener subscribes the connection. */
@@ -134,6 +184,9 @@ export class RpcClient implements FrameSink {
     }
     const frame = parsed.data;
     switch (frame.type) {
+      case 'item':
+        this.#pending.get(frame.id)?.onItem?.(frame.value);
+        return;
       case 'result': {
         const pending = this.#pending.get(frame.id);
         if (!pending) return;
@@ -185,6 +238,10 @@ export class RpcClient implements FrameSink {
       const why = error instanceof Error ? error.message : String(error);
       this.#finish(pending, failure('SERVICE_NOT_AVAILABLE', `Could not send the ${pending.op} call: ${why}.`));
     });
+    if (pending.unsentCredit > 0) {
+      this.#post(JSON.stringify({ type: 'credit', id: pending.id, count: pending.unsentCredit }));
+      pending.unsentCredit = 0;
+    }
   }
 
   /** A queued call is dropped here (it never reached the service); a sent one is cancelled there. */

@@ -1,12 +1,16 @@
 /**
  * The frames of the call protocol, validated by schema on both ends (CLI.md, "The service's API and files").
  * Client → service: `auth` (first frame, when the token did not come in a header), `call`, `cancel`,
- * `subscribe`, `unsubscribe`. Service → client: `result` (exactly one per call), `event`, `ready` (the
- * answer to `auth`), `error` (a frame that could not be tied to a call), `eventsLost` (events dropped while
- * the reader was behind). New types may be added; these keep their meaning.
+ * `subscribe`, `unsubscribe`, `credit` (a streamed call may send that many more items). Service → client:
+ * `result` (exactly one per call), `item` (one item of a streamed call, before its result), `event`, `ready`
+ * (the answer to `auth`), `error` (a frame that could not be tied to a call), `eventsLost` (events dropped
+ * while the reader was behind). New types may be added; these keep their meaning.
  */
 import { z } from 'zod';
 import { errorCodes } from '@qk/model';
+
+/** Most items a client may grant a streamed call at once, and hold granted at any time. */
+export const MAX_CREDIT = 10_000;
 
 /** Call ids are the client's: any non-negative integer JSON carries exactly. */
 const callId = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -26,6 +30,7 @@ export const clientFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel'), id: callId }),
   z.object({ type: z.literal('subscribe') }),
   z.object({ type: z.literal('unsubscribe') }),
+  z.object({ type: z.literal('credit'), id: callId, count: z.number().int().min(1).max(MAX_CREDIT) }),
 ]);
 
 export const errorBodySchema = z.object({ code: z.enum(errorCodes), message: z.string() });
@@ -33,6 +38,7 @@ export const errorBodySchema = z.object({ code: z.enum(errorCodes), message: z.s
 export const serverFrameSchema = z.union([
   z.object({ type: z.literal('result'), id: callId, ok: z.literal(true), value: z.unknown() }),
   z.object({ type: z.literal('result'), id: callId, ok: z.literal(false), error: errorBodySchema }),
+  z.object({ type: z.literal('item'), id: callId, value: z.unknown() }),
   z.object({ type: z.literal('event'), event: z.unknown() }),
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('error'), error: errorBodySchema }),

@@ -4,4 +4,4 @@ export * from './transport.js';
 export * from './logger.js';
 export * from './limits.js';
 export { serveRpc, type RpcCallContext, type RpcHandler } from './server.js';
-export { RpcClient } from './client.js';
+export { RpcClient, type RpcStreamCall } from './client.js';

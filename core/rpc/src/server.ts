@@ -4,7 +4,7 @@
  * answers with an error frame where it still can, and logs.
  */
 import { QkError, silentLogger, type Envelope, type ErrorBody } from '@qk/model';
-import { clientFrameSchema, idOf, parseJson, presentedToken } from './frames.js';
+import { clientFrameSchema, idOf, MAX_CREDIT, parseJson, presentedToken } from './frames.js';
 import { DEFAULT_LIMITS, resultText, utf8Length, type ConnectionLimits } from './limits.js';
 import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
@@ -22,6 +22,24 @@ export interface RpcCallContext {
    * the call's returned error is its answer.
    */
   deliver: (value: unknown) => Promise<() => Promise<void>>;
+  /** The call's id on its connection (a streamed call is named by it, e.g. to commit what it sent). */
+  readonly id: number;
+  /** A streamed call's items: as many as the client's credit allows, each before the call's result. */
+  readonly stream: RpcStream;
+}
+
+/**
+ * The items of a streamed call. The client grants credit (`credit` frames); each item uses one. Like
+ * `deliver`, an item is prepared first — serialized, within the reply budget, the call still running — and
+ * written by the step it resolves with, so a receive can commit its removal in between.
+ */
+export interface RpcStream {
+  /** Items the client will take now. */
+  credit(): number;
+  /** Resolves once the client has granted credit and its connection has room; rejects when the call ends. */
+  ready(): Promise<void>;
+  /** Prepares one item, using one credit; resolves with the step that writes it. */
+  prepare(value: unknown): Promise<() => Promise<void>>;
 }
 
 /** What the connection serves. */
@@ -58,6 +76,10 @@ interface Call {
   answered: boolean;
   /** Its prepared result could not be written (logged where it happened). */
   lost: boolean;
+  /** Items the client granted and that were not yet used. */
+  credit: number;
+  /** Waiting for credit (or room) to send items. */
+  readonly creditWaiters: Set<() => void>;
 }
 
 /** WebSocket close codes used here (1008 policy violation). */
@@ -126,6 +148,8 @@ class RpcServerConnection implements FrameSink {
       case 'cancel':
         this.#calls.get(frame.id)?.aborter.abort();
         return;
+      case 'credit':
+        return this.#grant(frame.id, frame.count);
       case 'subscribe':
         return this.#subscribe();
       case 'unsubscribe':
@@ -202,6 +226,8 @@ class RpcServerConnection implements FrameSink {
       prepared: false,
       answered: false,
       lost: false,
+      credit: 0,
+      creditWaiters: new Set(),
     };
     this.#calls.set(id, call);
     this.#inputBytes += inputBytes;
@@ -224,6 +250,12 @@ class RpcServerConnection implements FrameSink {
       envelope = await this.#handler.call(call.op, input ?? {}, {
         signal: call.aborter.signal,
         deliver: (value) => this.#deliver(call, value),
+        id: call.id,
+        stream: {
+          credit: () => call.credit,
+          ready: () => this.#streamReady(call),
+          prepare: (value) => this.#prepareItem(call, value),
+        },
       });
     } catch (error) {
       const known = error instanceof QkError;
@@ -276,6 +308,72 @@ class RpcServerConnection implements FrameSink {
         this.#log.error(
           { ...this.#context(call), ...describeFailure(error) },
           'a reply could not be written after its call took effect (the connection closed): it is lost to this caller',
+        );
+        throw error;
+      }
+    };
+  }
+
+  // ── streamed calls ─────────────────────────────────────────────────────────────────────────────────
+
+  /** Credit for a call's stream; credit for a call that has ended (or never was) is ignored. */
+  #grant(id: number, count: number): void {
+    const call = this.#calls.get(id);
+    if (!call || call.answered) return;
+    if (call.credit + count > MAX_CREDIT)
+      return this.#frameError('INVALID_PARAMETER', `A call may hold at most ${MAX_CREDIT} items of credit.`);
+    call.credit += count;
+    for (const wake of [...call.creditWaiters]) wake();
+  }
+
+  #streamReady(call: Call): Promise<void> {
+    if (call.aborter.signal.aborted || this.#closed) return Promise.reject(cancelled(call.op));
+    if (call.credit > 0 && !this.#overHighWater()) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const check = (): void => {
+        if (call.aborter.signal.aborted || this.#closed) {
+          stop();
+          reject(cancelled(call.op));
+        } else if (call.credit > 0 && !this.#overHighWater()) {
+          stop();
+          resolve();
+        }
+      };
+      const stop = (): void => {
+        call.creditWaiters.delete(check);
+        this.#waitingForRoom.delete(check);
+        call.aborter.signal.removeEventListener('abort', check);
+      };
+      call.creditWaiters.add(check);
+      // Woken as the reader catches up, too: credit without room is no use yet.
+      this.#waitingForRoom.add(check);
+      call.aborter.signal.addEventListener('abort', check, { once: true });
+    });
+  }
+
+  async #prepareItem(call: Call, value: unknown): Promise<() => Promise<void>> {
+    if (call.prepared || call.answered) throw new QkError('INTERNAL', `Call ${call.id} was answered already.`);
+    if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the item left.');
+    if (call.aborter.signal.aborted) throw cancelled(call.op);
+    if (call.credit <= 0) throw new QkError('INTERNAL', `Call ${call.id} has no credit for another item.`);
+    let text: string;
+    try {
+      text = JSON.stringify({ type: 'item', id: call.id, value });
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new QkError('INSUFFICIENT_RESOURCES', `The item could not be serialized (${why}).`);
+    }
+    // Counting UTF-8 bytes is needed only where the text could be too large at 3 bytes a code unit.
+    if (text.length * 3 > this.#limits.maxReplyBytes && utf8Length(text) > this.#limits.maxReplyBytes)
+      throw new QkError('INSUFFICIENT_RESOURCES', 'An item is larger than a reply may be.');
+    call.credit--;
+    return async () => {
+      try {
+        await this.#send(text);
+      } catch (error) {
+        this.#log.error(
+          { ...this.#context(call), ...describeFailure(error) },
+          'an item could not be written after its call took effect (the connection closed): it is lost to this caller',
         );
         throw error;
       }

@@ -20,6 +20,7 @@ interface TableStatements {
   setStatus: Database.Statement;
   firstReadyIds: Map<number, Database.Statement>;
   expired: Database.Statement;
+  anyExpired: Database.Statement;
   byCorrelation: Database.Statement;
   byMessageId: Database.Statement;
   byConversation: Database.Statement;
@@ -51,6 +52,7 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     setStatus: db.prepare(`UPDATE ${t}.messages SET status = ?, expires_ms = NULL WHERE lookup_id = ?`),
     firstReadyIds: new Map(),
     expired: raw(`SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? ORDER BY expires_ms LIMIT ${EXPIRY_BATCH}`),
+    anyExpired: raw(`SELECT 1 FROM ${t}.messages WHERE expires_ms <= ? LIMIT 1`),
     byCorrelation: raw(`SELECT ${all} FROM ${t}.messages WHERE correlation_id = ? ORDER BY lookup_id`),
     byMessageId: raw(`SELECT ${all} FROM ${t}.messages WHERE msg_id = ? ORDER BY lookup_id`),
     byConversation: raw(`SELECT ${columnsWithoutBody()} FROM ${t}.messages WHERE conversation = ?`),
@@ -158,14 +160,17 @@ export class MessageStore {
    * The first `limit` ready messages of a queue in receive order (R-O1), both tables merged. The order is
    * found on the covering index; only the rows that are returned are read.
    */
-  firstReady(queueId: number, limit: number): StoredMessage[] {
-    const picks: { id: number; priority: number; table: MessageTable }[] = [];
+  firstReady(queueId: number, limit: number, skip?: (lookupId: number) => boolean): StoredMessage[] {
+    let picks: { id: number; priority: number; table: MessageTable }[] = [];
     for (const t of TABLES) {
       for (const [id, priority] of this.firstReadyIds(t, limit).all(queueId) as [number, number][])
         picks.push({ id, priority, table: t });
     }
     if (picks.length > limit) picks.sort((a, b) => b.priority - a.priority || a.id - b.id).splice(limit);
     else if (picks.length > 1) picks.sort((a, b) => b.priority - a.priority || a.id - b.id);
+    // Rows the caller would throw away (held by others) are never read: their bodies are most of the cost.
+    if (skip) picks = picks.filter((p) => !skip(p.id));
+    if (picks.length === 0) return [];
     if (picks.length === 1) {
       const only = picks[0] as (typeof picks)[number];
       const m = this.get(only.id, only.table);
@@ -198,6 +203,11 @@ export class MessageStore {
     }
     const bound = stmt;
     return { all: (queueId) => (key === -1 ? bound.all(queueId, n) : bound.all(queueId)) };
+  }
+
+  /** Which tables hold a message whose timer has run out by `nowMs` (one index probe each). */
+  tablesWithExpired(nowMs: number): MessageTable[] {
+    return TABLES.filter((t) => this.tables[t].anyExpired.get(nowMs) !== undefined);
   }
 
   /** Messages whose timer has run out by `nowMs` (at most EXPIRY_BATCH per table per call). */

@@ -1,5 +1,5 @@
 /** Row shapes of the store, in the engine's words. */
-import type { BrowseSortColumn, QueueType } from '@qk/model';
+import type { BrowseSortColumn, DeliveryName, QueueType } from '@qk/model';
 
 /** A queue record's kind is the queue type the contract shows. */
 export type QueueKind = QueueType;
@@ -116,7 +116,7 @@ export interface BrowseQuery {
     /** Case-insensitive substring of the source computer's name. */
     sourceMachine?: string | undefined;
     /** Express messages are in `mem`, recoverable ones in `main`: the filter picks the table. */
-    delivery?: 'express' | 'recoverable' | undefined;
+    delivery?: DeliveryName | undefined;
   };
   /** Count of messages in the queue, known to the caller; used when there is no filter. */
   knownTotal: number;

@@ -6,13 +6,18 @@ import { formatCount } from '../format/format.js';
 import type { AppStore } from '../store/app-store.js';
 import { samePath } from '../store/shared.js';
 import type { AppState } from '../store/types.js';
-import { queueShortName } from '../tree/tree-model.js';
+import { queueShortName, subqueueName } from '../tree/tree-model.js';
 import { attempt } from './action-item.js';
 
 /** "1 message", "1,204 messages". */
 export const messagesWord = (n: number) => `${formatCount(n)} ${n === 1 ? 'message' : 'messages'}`;
 
 const queuesWord = (n: number) => `${formatCount(n)} ${n === 1 ? 'queue' : 'queues'}`;
+
+/** "a", "a and b", "a, b and c". */
+function andList(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
 
 function queueOf(state: AppState, computer: string, path: string) {
   return state.queues[computer]?.find((q) => samePath(q.path, path));
@@ -38,10 +43,19 @@ export function confirmDeleteQueue(store: AppStore, computer: string, path: stri
   if (queue && queue.messageCount > 0) lost.push(`its ${messagesWord(queue.messageCount)}`);
   if (queue && queue.journalMessageCount > 0)
     lost.push(`the ${messagesWord(queue.journalMessageCount)} in its journal`);
+  // Its subqueues go with it (R-S1): name the messages they hold, and where.
+  const subqueues = (store.getState().queues[computer] ?? []).filter(
+    (q) => q.type === 'subqueue' && q.messageCount > 0 && samePath(q.parent ?? '', path),
+  );
+  const inSubqueues = subqueues.reduce((n, q) => n + q.messageCount, 0);
+  if (inSubqueues > 0)
+    lost.push(
+      `the ${messagesWord(inSubqueues)} in its ${subqueues.length === 1 ? 'subqueue' : 'subqueues'} ${subqueues.map((q) => subqueueName(q.path)).join(', ')}`,
+    );
   store.getState().openDialog({
     kind: 'confirm',
     title: 'Delete queue',
-    text: `Delete the queue ${path}${lost.length > 0 ? ` with ${lost.join(' and ')}` : ''}?`,
+    text: `Delete the queue ${path}${lost.length > 0 ? ` with ${andList(lost)}` : ''}?`,
     details: [
       lost.length > 0
         ? 'Deleted messages cannot be recovered; senders that asked for negative acknowledgments are told (NACK_Q_DELETED).'

@@ -5,8 +5,12 @@
  */
 import type { QueueInfo } from '@qk/model';
 
-/** No room for a typical message any more: within 1 KB of the limit, or 99 % of it. */
+/**
+ * No room for a typical message any more: within 1 KB of the limit (within half of it for a quota under
+ * 2 KB, so an empty 1 KB queue is not "full"), or 99 % of it.
+ */
 const FULL_MARGIN_BYTES = 1024;
+const FULL_MARGIN_SHARE = 0.5;
 const FULL_SHARE = 0.99;
 /** Shown as a warning before it is full. */
 const NEARLY_SHARE = 0.9;
@@ -17,7 +21,8 @@ export type QuotaState = 'ok' | 'nearly' | 'full';
 export function quotaState(usedBytes: number, limitKB: number | null): QuotaState {
   if (limitKB === null || limitKB <= 0) return 'ok';
   const limit = limitKB * 1024;
-  if (usedBytes >= limit - FULL_MARGIN_BYTES || usedBytes >= limit * FULL_SHARE) return 'full';
+  const margin = Math.min(FULL_MARGIN_BYTES, limit * FULL_MARGIN_SHARE);
+  if (usedBytes >= limit - margin || usedBytes >= limit * FULL_SHARE) return 'full';
   if (usedBytes >= limit * NEARLY_SHARE) return 'nearly';
   return 'ok';
 }

@@ -3,8 +3,7 @@
  * from which queue of which computer, of which classes, and what keeping their original identity would
  * mean — timers that already ran out expire on arrival, and NACK classes would land as acknowledgments.
  */
-import { isNackClass, messageClassName, type ExportedMessage } from '@qk/model';
-import type { MessageFileHeader } from './message-file.js';
+import { isNackClass, messageClassName, type ExportedMessage, type MessageFileHeader } from '@qk/model';
 
 /** The preview of a file. */
 export interface ImportPreview {

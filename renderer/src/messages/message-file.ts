@@ -4,17 +4,7 @@
  * and the body in base64. A file of the console's first format (one JSON document) is read too.
  */
 import { exportedMessageSchema, messageInfoSchema } from '@qk/api';
-import type { ExportedMessage, MessageInfo } from '@qk/model';
-
-/** The first line of a message file. */
-export interface MessageFileHeader {
-  format: 'queuekeeper.messages';
-  version: 2;
-  computer: string;
-  computerId: string;
-  path: string;
-  exportedTime: string;
-}
+import { exportedFromVersion1, type ExportedMessage, type MessageFileHeader } from '@qk/model';
 
 /** The text of a message file. */
 export function writeMessageFile(header: MessageFileHeader, messages: readonly ExportedMessage[]): string {
@@ -29,40 +19,6 @@ export function exportFileName(path: string, now = new Date()): string {
     .replace(/^-+|-+$/g, '');
   const stamp = now.toISOString().replace(/[:]/g, '').replace(/\..*$/, '');
   return `${queue || 'messages'}-${stamp}.jsonl`;
-}
-
-/** A message of the first format (MessageInfo), as the current one has it; its timers count from its send. */
-function fromVersion1(m: MessageInfo): ExportedMessage {
-  return {
-    lookupId: m.lookupId,
-    id: m.id,
-    classCode: m.classCode,
-    label: m.label,
-    bodyBase64: m.bodyBase64,
-    priority: m.priority,
-    delivery: m.delivery,
-    journal: m.journal,
-    acknowledge: m.acknowledge,
-    adminQueue: m.adminQueue,
-    responseQueue: m.responseQueue,
-    destinationQueue: m.destinationQueue,
-    correlationId: m.correlationId,
-    appSpecific: m.appSpecific,
-    sourceMachine: m.sourceMachine,
-    sourceMachineId: m.sourceMachineId,
-    sentTime: m.sentTime,
-    arrivedTime: m.arrivedTime,
-    timerBaseTime: m.sentTime,
-    timeToReachQueue: m.timeToReachQueue,
-    timeToBeReceived: m.timeToBeReceived,
-    transactional: m.transactional,
-    conversation: m.conversation,
-    status: m.status,
-    moveCount: m.moveCount,
-    abortCount: m.abortCount,
-    lastMoveTime: m.lastMoveTime,
-    deadLetterQueue: m.deadLetterQueue,
-  };
 }
 
 function invalid(where: string, issue: { path: PropertyKey[]; message: string } | undefined): Error {
@@ -109,7 +65,7 @@ function readVersion1(text: string): { header: MessageFileHeader | null; message
   const messages = list.map((item, index) => {
     const parsed = messageInfoSchema.safeParse(item);
     if (!parsed.success) throw invalid(`Message ${index + 1}`, parsed.error.issues[0]);
-    return fromVersion1(parsed.data);
+    return exportedFromVersion1(parsed.data);
   });
   const header: MessageFileHeader | null =
     typeof d.computer === 'string' && typeof d.path === 'string'

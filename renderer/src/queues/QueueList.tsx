@@ -41,7 +41,7 @@ function columnsFor(shared: SharedQuota) {
     h.accessor((q) => displayName(q), {
       id: 'name',
       header: 'Name',
-      size: 130,
+      size: 120,
       cell: (c) => {
         const warnings = queueWarnings(c.row.original);
         return (
@@ -90,7 +90,7 @@ function columnsFor(shared: SharedQuota) {
     h.accessor('journalMessageCount', {
       id: 'journal',
       header: 'Journal messages',
-      size: 110,
+      size: 126,
       cell: (c) => (isSystem(c.row.original) ? '' : formatCount(c.getValue())),
     }),
     h.accessor('journalBytes', {
@@ -102,7 +102,7 @@ function columnsFor(shared: SharedQuota) {
     h.accessor('journalQuotaKB', {
       id: 'journalQuota',
       header: 'Journal quota usage',
-      size: 130,
+      size: 138,
       enableSorting: false,
       cell: (c) =>
         isSystem(c.row.original) ? null : (
@@ -114,7 +114,7 @@ function columnsFor(shared: SharedQuota) {
           />
         ),
     }),
-    h.accessor('label', { id: 'label', header: 'Label', size: 130 }),
+    h.accessor('label', { id: 'label', header: 'Label', size: 110 }),
     h.accessor('transactional', {
       id: 'transactional',
       header: 'Transactional',

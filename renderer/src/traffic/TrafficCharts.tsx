@@ -14,10 +14,19 @@ function cssVar(name: string, fallback: string): string {
   return value || fallback;
 }
 
-function axis(label: string): uPlot.Axis {
+/** An axis in the theme's colours; no label (uPlot reserves room for any label, even an empty one). */
+function axis(): uPlot.Axis {
   const text = cssVar('--muted', '#6b6b6b');
   const grid = cssVar('--border', '#c8c8c8');
-  return { label, stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, size: 48 };
+  return { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, size: 36 };
+}
+
+/** Epoch seconds as the local "17:06:30" (seconds left out on the minute). */
+function clockTime(seconds: number): string {
+  const date = new Date(seconds * 1000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const hm = `${pad(date.getHours())}:${pad(date.getMinutes())}`;
+  return date.getSeconds() === 0 ? hm : `${hm}:${pad(date.getSeconds())}`;
 }
 
 /** One uPlot chart that follows its data and its container's width. */
@@ -46,7 +55,11 @@ function Chart({
         width: Math.max(200, element.clientWidth),
         height,
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
-        axes: [axis(''), { ...axis(''), values: (_u, ticks) => ticks.map((v) => formatCount(v)) }],
+        // Clock times as the rest of the console writes them (24-hour, local), not uPlot's US date stamps.
+        axes: [
+          { ...axis(), space: 64, values: (_u, ticks) => ticks.map((t) => clockTime(t)) },
+          { ...axis(), size: 48, values: (_u, ticks) => ticks.map((v) => formatCount(v)) },
+        ],
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, points: { show: false } }))],
         // The legend names the series; values show on hover only where the cursor is.
         legend: { show: true, live: false },

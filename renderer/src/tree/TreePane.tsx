@@ -139,7 +139,11 @@ export function TreePane() {
             {row.label}
           </span>
           {row.warning && (
-            <span className="warn-badge" title={row.warning} aria-label={row.warning}>
+            <span
+              className={`warn-badge${row.warningFull ? ' full' : ''}`}
+              title={row.warning}
+              aria-label={row.warning}
+            >
               ⚠
             </span>
           )}

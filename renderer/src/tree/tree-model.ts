@@ -148,6 +148,8 @@ export interface TreeRow {
   setSize: number;
   /** A full (or nearly full) queue or journal, in one sentence; null when all is well. */
   warning: string | null;
+  /** The warning is of a full queue or journal (not only nearly full): shown as an error, as the list does. */
+  warningFull: boolean;
 }
 
 /** A computer root as the tree needs it. */
@@ -165,9 +167,11 @@ export function visibleTreeRows(
   expanded: Readonly<Record<string, boolean>>,
 ): TreeRow[] {
   const rows: TreeRow[] = [];
-  const push = (row: Omit<TreeRow, 'expanded' | 'warning'> & { warning?: string | null }): boolean => {
+  const push = (
+    row: Omit<TreeRow, 'expanded' | 'warning' | 'warningFull'> & { warning?: string | null; warningFull?: boolean },
+  ): boolean => {
     const isExpanded = row.expandable && expanded[row.id] === true;
-    rows.push({ ...row, warning: row.warning ?? null, expanded: isExpanded });
+    rows.push({ ...row, warning: row.warning ?? null, warningFull: row.warningFull ?? false, expanded: isExpanded });
     return isExpanded;
   };
   computers.forEach((computer, ci) => {
@@ -234,10 +238,11 @@ export function visibleTreeRows(
         const queueNode = nodeId(computer.key, 'queue', queue.path);
         const warnings = queueWarnings(queue);
         const subqueues = grouped.subqueues[queue.path.toLowerCase()] ?? [];
-        const journalWarning = warnings.find((w) => w.part === 'journal')?.text ?? null;
-        const queueWarning = warnings.find((w) => w.part === 'queue')?.text ?? null;
+        const journalWarning = warnings.find((w) => w.part === 'journal');
+        const queueWarning = warnings.find((w) => w.part === 'queue');
         const queueOpen = push({
           warning: warnings.length > 0 ? warnings.map((w) => w.text).join(' ') : null,
+          warningFull: warnings.some((w) => w.state === 'full'),
           id: queueNode,
           kind: 'queue',
           computer: computer.key,
@@ -259,7 +264,8 @@ export function visibleTreeRows(
           computer: computer.key,
           path: queue.path,
           label: 'Queue messages',
-          warning: queueWarning,
+          warning: queueWarning?.text ?? null,
+          warningFull: queueWarning?.state === 'full',
           level: 5,
           count: queue.messageCount,
           hasMessages: queue.messageCount > 0,
@@ -276,7 +282,8 @@ export function visibleTreeRows(
           computer: computer.key,
           path: queue.path,
           label: 'Journal messages',
-          warning: journalWarning,
+          warning: journalWarning?.text ?? null,
+          warningFull: journalWarning?.state === 'full',
           level: 5,
           count: queue.journalMessageCount,
           hasMessages: queue.journalMessageCount > 0,

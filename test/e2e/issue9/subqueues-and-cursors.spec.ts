@@ -3,7 +3,7 @@
  * (R-S3, R-S7), the abort count (R-S7), Reject with its 0xC004 NACK (R-S8), and walking a queue with a
  * cursor (R-C2–R-C5).
  */
-import { action, expandPath, expect, messageGrid, test, treeItem } from '../support/fixtures.js';
+import { action, expandPath, expect, messageGrid, saveScreenshot, test, treeItem } from '../support/fixtures.js';
 
 const ORDERS = '.\\private$\\orders';
 const ACKS = '.\\private$\\acks';
@@ -36,6 +36,7 @@ test('move to a subqueue and back, the move count, reject with its NACK', async 
   await row('order 1').dblclick();
   const props = page.getByRole('dialog', { name: 'order 1 Properties' });
   await expect(props.locator('.field').filter({ hasText: 'Moves (queue ⇄ subqueues)' })).toContainText('1 — last');
+  await saveScreenshot(page, 'subqueue-move-count');
   await page.keyboard.press('Escape');
 
   // And back: the move count goes on.
@@ -100,6 +101,7 @@ test('walk a queue with a cursor: current, next, receive, wait at the end', asyn
   // R-C3: after a receive the cursor stands on the message after it.
   await expect(current).toContainText('order 3');
   await expect(current.getByRole('note')).toContainText('Received order 2');
+  await saveScreenshot(page, 'cursor-walk');
   expect((await service.call('browse', { path: ORDERS })).messages.map((m) => m.label)).toEqual(['order 3']);
   await expect(messageGrid(page).getByRole('row').filter({ hasText: 'order 2' })).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Next', exact: true }).click();

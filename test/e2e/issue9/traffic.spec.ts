@@ -3,7 +3,7 @@
  * queue while a script sends, and the dead-letter view grouped by class, each group one click from its
  * messages.
  */
-import { expandPath, expect, messageGrid, test, treeItem } from '../support/fixtures.js';
+import { expandPath, expect, messageGrid, saveScreenshot, test, treeItem } from '../support/fixtures.js';
 
 test('the computer overview and a queue properties sheet chart the traffic live', async ({
   consolePage: page,
@@ -18,6 +18,7 @@ test('the computer overview and a queue properties sheet chart the traffic live'
     await service.call('send', { path: '.\\private$\\orders', message: { label: `t${i}` } });
   await service.call('receiveBatch', { path: '.\\private$\\orders', max: 5 });
   await expect(overview.getByRole('status')).toContainText(/Last 5 minutes: 25 in, 5 out; .* depth 20\./);
+  await saveScreenshot(page, 'traffic-overview');
 
   await expandPath(page, ['Private Queues']);
   await treeItem(page, 'orders').click();
@@ -60,6 +61,7 @@ test('the dead-letter queue by class: counts per failure, one click to its messa
   await expect(groups.getByRole('button', { name: /NACK_BAD_DST_Q/ })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.locator('.result-facts')).toContainText('2 messages match the filter');
   await expect(messageGrid(page).getByRole('row').filter({ hasText: 'lost' })).toHaveCount(2);
+  await saveScreenshot(page, 'dead-letters-by-class');
   await groups.getByRole('button', { name: /NACK_BAD_DST_Q/ }).click();
   await expect(page.locator('.result-facts')).toContainText('5 messages');
 });

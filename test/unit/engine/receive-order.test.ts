@@ -176,6 +176,19 @@ describe('receive order with receives in flight', () => {
     ]);
   });
 
+  test('R-O1 a message undone after a peek walked past the cursor is received after one of a higher priority in the other table', async () => {
+    // Found by the property above: the peek found nothing past the cursor in the recoverable table, and that
+    // must not outlive the cursor while a message of that table waits before it.
+    await checkOps([
+      { kind: 'send', priority: 0, express: true },
+      { kind: 'receive' },
+      { kind: 'send', priority: 1, express: false },
+      { kind: 'peek' },
+      { kind: 'undo', which: 0 },
+      { kind: 'receive' },
+    ]);
+  });
+
   test('R-O1 a thousand receives in flight on a queue of a thousand each get a different message, in order', async () => {
     await h.qm.sendBatch(Array.from({ length: 1_000 }, (_, i) => ({ path: Q, message: { body: String(i) } })));
     const bodies: (string | null)[] = [];

@@ -210,6 +210,7 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     sendBatch: unsupported,
     receive: (input) => take(input, true),
     receiveBatch: unsupported,
+    consume: unsupported,
     peek: (input) => take(input, false),
     // The fake knows one computer: paths that start with another name are remote.
     isRemotePath: (path) => !/^\.\\/.test(path),

@@ -50,3 +50,37 @@ test('a foreign SQLite database is refused, not rewritten', () => {
   db.close();
   expect(() => Store.open(dir)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
 });
+
+test('a transaction inside a transaction is a savepoint: when it throws only its own writes roll back', () => {
+  const store = Store.open(tempDir());
+  try {
+    store.transaction(() => {
+      store.queues.setMeta('outer', 'kept');
+      expect(() =>
+        store.transaction(() => {
+          store.queues.setMeta('inner', 'written');
+          throw new Error('refused');
+        }),
+      ).toThrow('refused');
+      store.queues.setMeta('after', 'kept');
+    });
+    expect(['outer', 'inner', 'after'].map((key) => store.queues.getMeta(key))).toEqual(['kept', undefined, 'kept']);
+  } finally {
+    store.close();
+  }
+});
+
+test('a transaction that throws leaves nothing of its writes, savepoints committed inside it included', () => {
+  const store = Store.open(tempDir());
+  try {
+    expect(() =>
+      store.transaction(() => {
+        store.transaction(() => store.queues.setMeta('inner', 'written'));
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(store.queues.getMeta('inner')).toBeUndefined();
+  } finally {
+    store.close();
+  }
+});

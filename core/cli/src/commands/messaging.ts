@@ -7,6 +7,8 @@ import type { CliIo } from '../io.js';
 import { parseNumber, parseTimeoutSeconds } from '../parse-values.js';
 import { addSendOptions, sendPropertiesFrom } from '../send-options.js';
 import { addLookupOptions, lookingUp, lookupFrom } from '../lookup-options.js';
+import { UsageError } from '../usage-error.js';
+import { followQueue } from './follow.js';
 
 /** Registers send, receive, peek, messages and arrive. */
 export function registerMessagingCommands(program: Command, io: CliIo): void {
@@ -32,9 +34,19 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
         'remove and print the first message, or the one --lookup-id/--action names (exit 3 when none arrives within --timeout, or the lookup finds none)',
       )
       .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0 = do not wait)')
-      .option('--transactional', 'receive in a single-message transaction (from a transactional queue)'),
+      .option(
+        '--transactional',
+        'receive in a single-message transaction (from a transactional queue); with --follow, commit each message once printed',
+      )
+      .option(
+        '--follow',
+        'keep receiving: print messages as they arrive (a streaming receive) until interrupted or --count are printed; one JSON line each with --json',
+      )
+      .option('--count <n>', 'with --follow: stop after this many messages'),
   ).action(
     action(io, async (ctx, [path]) => {
+      if (ctx.options['follow']) return followQueue(ctx, path as string);
+      if (ctx.options['count'] !== undefined) throw new UsageError('--count goes with --follow.');
       const timeout = ctx.options['timeout'];
       const lookup = lookupFrom(ctx.options);
       const input = {

@@ -10,22 +10,12 @@ import { pipeline } from 'node:stream/promises';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { QkClient } from '@qk/client';
-import type { ExportedMessage, MessageInfo } from '@qk/model';
+import { exportedFromVersion1, type ExportedMessage, type MessageFileHeader, type Version1Message } from '@qk/model';
 import { action } from '../context.js';
 import { formatCount } from '../format/table.js';
 import type { CliIo } from '../io.js';
 import { parseLookupId } from '../parse-values.js';
 import { UsageError } from '../usage-error.js';
-
-/** The header line of an export file. */
-interface FileHeader {
-  format: 'queuekeeper.messages';
-  version: 2;
-  computer: string;
-  computerId: string;
-  path: string;
-  exportedTime: string;
-}
 
 /** Messages per import call, and the body bytes after which a batch is sent early (the API takes 16 MB). */
 const IMPORT_BATCH = 500;
@@ -56,7 +46,7 @@ async function exportQueue(client: QkClient, path: string, file: string): Promis
   const partial = `${file}.partial`;
   let exported = 0;
   async function* lines(): AsyncGenerator<string> {
-    const header: FileHeader = {
+    const header: MessageFileHeader = {
       format: 'queuekeeper.messages',
       version: 2,
       computer: status.name,
@@ -86,44 +76,10 @@ async function exportQueue(client: QkClient, path: string, file: string): Promis
   }
 }
 
-/** A message of the console's first export format (a JSON document of MessageInfo), as version 2 has it. */
-function fromVersion1(m: MessageInfo): ExportedMessage {
-  return {
-    lookupId: m.lookupId,
-    id: m.id,
-    classCode: m.classCode,
-    label: m.label,
-    bodyBase64: m.bodyBase64,
-    priority: m.priority,
-    delivery: m.delivery,
-    journal: m.journal,
-    acknowledge: m.acknowledge,
-    adminQueue: m.adminQueue,
-    responseQueue: m.responseQueue,
-    destinationQueue: m.destinationQueue,
-    correlationId: m.correlationId,
-    appSpecific: m.appSpecific,
-    sourceMachine: m.sourceMachine,
-    sourceMachineId: m.sourceMachineId,
-    sentTime: m.sentTime,
-    arrivedTime: m.arrivedTime,
-    timerBaseTime: m.sentTime,
-    timeToReachQueue: m.timeToReachQueue,
-    timeToBeReceived: m.timeToBeReceived,
-    transactional: m.transactional,
-    conversation: m.conversation,
-    status: m.status,
-    moveCount: m.moveCount ?? 0,
-    abortCount: m.abortCount ?? 0,
-    lastMoveTime: m.lastMoveTime ?? null,
-    deadLetterQueue: m.deadLetterQueue ?? null,
-  };
-}
-
 /** The messages of an export file, one at a time (version 2), or all of a version-1 document. */
 async function* readExport(file: string): AsyncGenerator<ExportedMessage> {
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let header: Partial<FileHeader> | null = null;
+  let header: Partial<MessageFileHeader> | null = null;
   let lineNo = 0;
   const rest: string[] = [];
   for await (const line of lines) {
@@ -131,7 +87,7 @@ async function* readExport(file: string): AsyncGenerator<ExportedMessage> {
     if (line.trim() === '') continue;
     if (header === null) {
       try {
-        header = JSON.parse(line) as Partial<FileHeader>;
+        header = JSON.parse(line) as Partial<MessageFileHeader>;
       } catch {
         // A version-1 file is one JSON document over many lines.
         header = {};
@@ -163,7 +119,7 @@ async function* readExport(file: string): AsyncGenerator<ExportedMessage> {
     const d = doc as { format?: unknown; messages?: unknown };
     if (d.format !== 'queuekeeper.messages' || !Array.isArray(d.messages))
       throw new UsageError(`${file} is not a Queuekeeper message file.`);
-    for (const m of d.messages as MessageInfo[]) yield fromVersion1(m);
+    for (const m of d.messages as Version1Message[]) yield exportedFromVersion1(m);
   }
 }
 

@@ -1,9 +1,17 @@
 /** One handler per operation of the contract, mapping it onto the queue manager of the host. */
 import type { OperationName, OperationOutput, OperationParsedInput } from '@qk/api';
-import { restartImpact, searchMessages, type QueueManagerApi, type ReplyLimit, type WriteReply } from '@qk/engine';
+import {
+  restartImpact,
+  searchMessages,
+  type QueueManagerApi,
+  type ReplyLimit,
+  type StreamReader,
+  type WriteReply,
+} from '@qk/engine';
 import type { NetworkNode } from '@qk/network';
-import type { ServiceStatus } from '@qk/model';
+import { QkError, type ServiceStatus } from '@qk/model';
 import type { TransactionRegistry } from './transaction-registry.js';
+import type { StreamRegistry } from './stream-registry.js';
 
 /** What a transport knows about the caller of one operation. */
 export interface CallContext {
@@ -17,6 +25,11 @@ export interface CallContext {
    * (in-process hosts).
    */
   deliver?: ((value: unknown) => Promise<WriteReply>) | undefined;
+  /**
+   * A streamed call's items and the credit its caller grants (core/rpc's RpcStream), with the call's id on its
+   * connection. Absent where the transport carries one reply per call (plain HTTP): streams are refused there.
+   */
+  stream?: { id: number; reader: StreamReader } | undefined;
   /** The byte cap of a batch reply as this transport carries it. */
   replyLimit?: ReplyLimit | undefined;
 }
@@ -27,6 +40,9 @@ export const DELIVERING_OPERATIONS: ReadonlySet<string> = new Set<OperationName>
   'receiveBatch',
   'cursorReceive',
 ]);
+
+/** Streams of a host's one in-process connection (Electron's utility host) are keyed by this. */
+const IN_PROCESS = 'in-process';
 
 /** Handlers that also see the call context. */
 export type ContextualHandlers = {
@@ -40,6 +56,7 @@ export interface HandlerHost {
   network(): NetworkNode;
   restart(): Promise<ServiceStatus>;
   readonly transactions: TransactionRegistry;
+  readonly streams: StreamRegistry;
 }
 
 /** Builds the handler table; every entry is async so sync engine throws become rejections. */
@@ -195,5 +212,24 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
     messagesCopy: async ({ path, lookupIds, target }) => engine().copyMessages(path, lookupIds, target),
     messagesSearch: async ({ filter, limit }) => searchMessages(engine(), filter, limit ?? 200),
     serviceRestartImpact: async () => restartImpact(engine()),
+
+    // The streaming receive (issue 11): messages go out as `item` frames while the caller grants credit.
+    consume: async ({ path, transactional }, { signal, stream, connectionId }) => {
+      if (!stream || !signal)
+        throw new QkError(
+          'INVALID_PARAMETER',
+          'consume streams messages as they arrive: call it over the WebSocket channel (/api/v1/ws), not plain HTTP.',
+        );
+      const consumption = engine().consume({ path, transactional, reader: stream.reader, signal });
+      host.streams.track(connectionId ?? IN_PROCESS, stream.id, consumption);
+      await consumption.done;
+      return { received: consumption.received };
+    },
+    consumeCommit: async ({ stream, count }, { connectionId }) => ({
+      committed: await host.streams.get(connectionId ?? IN_PROCESS, stream).commit(count),
+    }),
+    consumeAbort: async ({ stream }, { connectionId }) => ({
+      returned: host.streams.get(connectionId ?? IN_PROCESS, stream).abort(),
+    }),
   };
 }

@@ -21,6 +21,7 @@ import { acquireDataLock, type DataLock } from './data-lock.js';
 import { isFatalStoreError } from './process-guard.js';
 import { createHandlers, type CallContext, type ContextualHandlers } from './handlers.js';
 import { TransactionRegistry } from './transaction-registry.js';
+import { StreamRegistry } from './stream-registry.js';
 import { productVersion } from './version.js';
 
 /** How a ServiceHost is opened. */
@@ -48,6 +49,8 @@ export class ServiceHost {
   /** One handler per operation (without transport context), e.g. for Electron IPC. */
   readonly handlers: OperationHandlers;
   readonly transactions: TransactionRegistry;
+  /** Streaming receives under way, by connection (their commits name them). */
+  readonly streams = new StreamRegistry();
 
   readonly #options: ServiceHostOptions;
   readonly #lock: DataLock;
@@ -83,6 +86,7 @@ export class ServiceHost {
       network: () => this.#requireNetwork(),
       restart: () => this.restart(),
       transactions: this.transactions,
+      streams: this.streams,
     });
     this.handlers = Object.fromEntries(
       Object.entries(this.#contextual).map(([name, handler]) => [name, (input: never) => handler(input, {})]),

@@ -139,8 +139,14 @@ function serveConnection(
     logger: options.logger,
     authenticate: authenticated ? undefined : (token) => options.accepts(token),
     handler: {
-      async call(op, input, { signal, deliver }) {
-        const envelope = await host.call(op, input, { signal, connectionId, deliver, replyLimit: BATCH_REPLY_LIMIT });
+      async call(op, input, { signal, deliver, id, stream }) {
+        const envelope = await host.call(op, input, {
+          signal,
+          connectionId,
+          deliver,
+          replyLimit: BATCH_REPLY_LIMIT,
+          stream: { id, reader: stream },
+        });
         // A transaction begun while the socket was closing would otherwise be orphaned.
         if (closed) host.transactions.connectionClosed(connectionId);
         return envelope;

@@ -39,6 +39,22 @@ describe('the action model', () => {
     expect((await client.queueShow({ path: ORDERS })).messageCount).toBe(0);
   });
 
+  it('deleting a queue names the messages of its subqueues, which go with it (R-S1)', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: ORDERS });
+    await client.sendBatch({ messages: ['a', 'b', 'c'].map((label) => ({ path: ORDERS, message: { label } })) });
+    const [first, second] = (await client.browse({ path: ORDERS })).messages;
+    await client.messageMove({ path: ORDERS, lookupId: first?.lookupId ?? 0, target: `${ORDERS};poison` });
+    await client.messageMove({ path: ORDERS, lookupId: second?.lookupId ?? 0, target: `${ORDERS};retry` });
+    await store.getState().refreshQueues('local');
+    store.getState().revealNode(nodeId('local', 'queue', ORDERS));
+    findAction(buildActions(store), 'deleteQueue')?.run();
+    expect(store.getState().dialog).toMatchObject({
+      kind: 'confirm',
+      text: `Delete the queue ${ORDERS} with its 1 message and the 2 messages in its subqueues poison, retry?`,
+    });
+  });
+
   it('lists node actions, then selection actions, as the MMC Actions pane does', async () => {
     const { client, store } = await started();
     await deadLetterFor(client, '.\\private$\\gone');

@@ -37,6 +37,10 @@ describe('quota warnings', () => {
     expect(quotaState(15 * 1024 + 100, 16)).toBe('full');
     expect(quotaState(14.5 * 1024, 16)).toBe('nearly');
     expect(quotaState(1_000, 16)).toBe('ok');
+    // A 1 KB queue is full only when not even a small message fits, not while it is empty.
+    expect(quotaState(0, 1)).toBe('ok');
+    expect(quotaState(400, 1)).toBe('ok');
+    expect(quotaState(600, 1)).toBe('full');
     expect(quotaState(10 ** 9, null)).toBe('ok');
     const warnings = queueWarnings(queue('.\\private$\\q', { journalBytes: 4 * 1024, journalQuotaKB: 4, bytes: 10 }));
     expect(warnings).toEqual([

@@ -106,4 +106,24 @@ describe('tree model', () => {
     expect(browsePathOf(ref)).toBe('.\\private$\\orders;poison');
     expect(nodeCaption(ref, 'ALPHA')).toBe('orders › poison');
   });
+
+  it('flags a full queue or journal as full and a nearly full one as a warning, as the list does', () => {
+    const list = {
+      local: [
+        queue('.\\private$\\full', { quotaKB: 100, bytes: 100 * 1024 }),
+        queue('.\\private$\\nearly', { quotaKB: 100, bytes: 95 * 1024 }),
+        queue('.\\private$\\calm', { quotaKB: 100, bytes: 10 * 1024 }),
+      ],
+    };
+    const rows = visibleTreeRows(computers, list, {
+      'local|computer': true,
+      'local|msmq': true,
+      'local|private': true,
+    });
+    expect(rows.filter((r) => r.level === 4).map((r) => [r.label, r.warning !== null, r.warningFull])).toEqual([
+      ['calm', false, false],
+      ['full', true, true],
+      ['nearly', true, false],
+    ]);
+  });
 });

@@ -1,0 +1,49 @@
+/**
+ * `qk receive PATH --follow [--count N]`: a streaming receive (issue 11). Messages are printed as they
+ * arrive — one JSON line each with --json — until --count messages were printed or the command is
+ * interrupted. The stream's credit never runs past --count, so no message is taken that is not printed; on an
+ * interrupt, the messages already on their way are printed before the command ends. With --transactional each
+ * message is committed once printed, so an interrupt puts back only what was not printed.
+ */
+import type { MessageInfo } from '@qk/model';
+import type { CommandContext } from '../context.js';
+import { formatMessage } from '../format/messages.js';
+import { parseNumber } from '../parse-values.js';
+import { UsageError } from '../usage-error.js';
+
+/** Messages on their way to `qk` at most. */
+const FOLLOW_CREDIT = 100;
+
+export async function followQueue(ctx: CommandContext, path: string): Promise<void> {
+  const o = ctx.options;
+  if (o['timeout'] !== undefined) throw new UsageError('--follow waits as long as it runs: leave out --timeout.');
+  if (o['lookupId'] !== undefined || o['action'] !== undefined)
+    throw new UsageError('--follow receives messages as they arrive: leave out --lookup-id and --action.');
+  const count = o['count'] === undefined ? undefined : parseNumber(String(o['count']), '--count');
+  if (count !== undefined && (!Number.isInteger(count) || count < 1))
+    throw new UsageError('--count must be a whole number of at least 1.');
+  const client = await ctx.client();
+  let printed = 0;
+  const consumer = client.consume(
+    path,
+    {
+      credit: Math.min(FOLLOW_CREDIT, count ?? FOLLOW_CREDIT),
+      max: count,
+      transactional: o['transactional'] === true,
+    },
+    async (message: MessageInfo) => {
+      ctx.print(message, (m) => `${formatMessage(m)}\n`);
+      printed++;
+      // A reader of our output that is slower than the queue holds the stream back (its credit waits).
+      await ctx.io.drain?.();
+    },
+  );
+  // How the consumer ended is `done`'s, awaited below.
+  const stop = ctx.io.onInterrupt?.(() => void consumer.close().catch(() => undefined));
+  try {
+    await consumer.done;
+  } finally {
+    stop?.();
+  }
+  if (!ctx.json) ctx.io.stderr(`${printed} message${printed === 1 ? '' : 's'} received from ${path}.\n`);
+}

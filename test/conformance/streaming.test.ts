@@ -1,0 +1,111 @@
+/**
+ * The streaming receive (issue 11) keeps every rule of a plain receive: `qk receive PATH --follow` against a
+ * real service, checked with the same rules as the plain receive's tests — receive order, journaling,
+ * acknowledgments, time-to-be-received, transactional receives.
+ */
+import { describe, expect, test } from 'vitest';
+import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
+import { SYSTEM, journalOf } from '../helpers/qk-ops.js';
+import type { QkMessage } from '../helpers/qk-types.js';
+import { serviceForFile } from '../helpers/service-for-file.js';
+import { delay } from '../helpers/service-harness.js';
+
+const file = serviceForFile();
+
+/** `qk receive PATH --follow --count N`: the messages it printed, one JSON line each. */
+async function follow(path: string, count: number, ...flags: string[]): Promise<QkMessage[]> {
+  const result = await file.svc.qk('receive', path, '--follow', '--count', String(count), ...flags);
+  ok(result);
+  return result.stdout
+    .trimEnd()
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => JSON.parse(line) as QkMessage);
+}
+
+describe.concurrent('qk receive --follow keeps the rules of receive', () => {
+  test('R-O1 higher priority first (7 before 0), FIFO within one priority', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-order');
+    for (const [label, priority] of [
+      ['p0-a', 0],
+      ['p7-a', 7],
+      ['p3-a', 3],
+      ['p7-b', 7],
+      ['p0-b', 0],
+    ] as const)
+      await q.send(dest, '--label', label, '--priority', String(priority));
+    const got = await follow(dest, 5);
+    expect(got.map((m) => m.label)).toEqual(['p7-a', 'p7-b', 'p3-a', 'p0-a', 'p0-b']);
+    expect((await q.show(dest)).messageCount).toBe(0);
+  });
+
+  test('R-O1 messages sent while the stream waits arrive in order, and --count takes no more than it prints', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-live');
+    const streaming = follow(dest, 3);
+    await delay(500);
+    for (let i = 0; i < 5; i++) await q.send(dest, '--label', `m${i}`);
+    expect((await streaming).map((m) => m.label)).toEqual(['m0', 'm1', 'm2']);
+    expect((await q.messages(dest)).map((m) => m.label)).toEqual(['m3', 'm4']);
+  });
+
+  test('R-T1 R-J2 a streamed message is journaled as a received one: queue journal, computer journal', async () => {
+    const { q } = file;
+    const withJournal = await q.newQueue('s-t1', '--journal');
+    const plain = await q.newQueue('s-j2');
+    const a = await q.send(withJournal, '--label', 'a');
+    const b = await q.send(plain, '--journal', 'journal', '--label', 'b');
+    await follow(withJournal, 1);
+    await follow(plain, 1);
+    expect((await q.messages(journalOf(withJournal))).map((m) => m.id)).toEqual([a]);
+    expect(await q.copiesOf(SYSTEM.journal, b)).toHaveLength(1);
+  });
+
+  test('R-A3 POS_RECEIVE yields ACK_RECEIVE (0x4000) when the stream takes the message', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-a3');
+    const adm = await q.newQueue('s-a3-admin');
+    const id = await q.send(dest, '--ack', 'pos-receive', '--admin-queue', adm);
+    expect(await q.acksFor(adm, id)).toHaveLength(0);
+    await follow(dest, 1);
+    const acks = await waitFor(async () => {
+      const found = await q.acksFor(adm, id);
+      return found.length > 0 && found;
+    }, 'the receive acknowledgment');
+    expect(acks.map((m) => m.classCode)).toEqual([0x4000]);
+  });
+
+  test('R-X7 a message whose TTBR ran out is never streamed: it is dead-lettered with 0xC002 and the stream gets the next one', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-x7');
+    const expiring = await q.send(dest, '--ttbr', '1', '--journal', 'deadletter', '--label', 'old');
+    await delay(2_000);
+    await q.send(dest, '--label', 'fresh');
+    const got = await follow(dest, 1);
+    expect(got.map((m) => m.label)).toEqual(['fresh']);
+    const dead = await waitFor(async () => {
+      const found = await q.copiesOf(SYSTEM.deadLetter, expiring);
+      return found.length > 0 && found;
+    }, 'the dead letter');
+    expect(dead[0]?.classCode).toBe(0xc002);
+  });
+
+  test('R-M4 a transactional stream needs a transactional queue: TRANSACTION_USAGE, nothing taken', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-m4');
+    await q.send(dest, '--label', 'stays');
+    failsWith(await file.svc.qk('receive', dest, '--follow', '--count', '1', '--transactional'), 'TRANSACTION_USAGE');
+    expect((await q.show(dest)).messageCount).toBe(1);
+  });
+
+  test('R-D5 a transactional stream commits what it printed; the rest stays, not dead-lettered', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-tx', '--transactional');
+    for (let i = 0; i < 3; i++) await q.send(dest, '--transactional', '--label', `t${i}`);
+    const got = await follow(dest, 2, '--transactional');
+    expect(got.map((m) => m.label)).toEqual(['t0', 't1']);
+    expect((await q.messages(dest)).map((m) => m.label)).toEqual(['t2']);
+    expect((await q.messages(SYSTEM.xactDeadLetter)).filter((m) => m.label.startsWith('t'))).toHaveLength(0);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * The engine's unit runner on a real store: group commit (durable work queued in one turn of the event loop is
+ * committed together), savepoints (a refused part rolls back alone, with its in-memory effects), answers only
+ * after the commit, and what a full disk does to a batch.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { QkError } from '@qk/model';
+import { Store } from '@qk/store';
+import { Effects } from '../../../core/engine/src/effects.js';
+import { Sequences } from '../../../core/engine/src/identity.js';
+import { UnitRunner } from '../../../core/engine/src/unit-runner.js';
+
+let dir: string;
+let store: Store;
+let effects: Effects;
+let runner: UnitRunner;
+/** Outermost transactions the store ran (each one is a commit; nested ones are savepoints). */
+let commits: number;
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qk-unit-runner-'));
+  store = Store.open(dir);
+  let depth = 0;
+  commits = 0;
+  const transaction = store.transaction.bind(store);
+  store.transaction = <T>(work: () => T): T => {
+    if (depth === 0) commits++;
+    depth++;
+    try {
+      return transaction(work);
+    } finally {
+      depth--;
+    }
+  };
+  effects = new Effects();
+  runner = new UnitRunner(store, effects, new Sequences(store));
+});
+
+afterEach(() => {
+  runner.close();
+  store.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A part of a unit of work that stores one row. */
+const write = (key: string) => () => store.queues.setMeta(key, 'stored');
+const stored = (key: string): boolean => store.queues.getMeta(key) === 'stored';
+/** Stores its row, then is refused: the row must go with it. */
+const refused = (key: string, error: Error) => () => {
+  store.queues.setMeta(key, 'stored');
+  throw error;
+};
+
+describe('group commit', () => {
+  test('durable work queued in the same turn is committed together, each caller answered with its own result', async () => {
+    const keys = Array.from({ length: 20 }, (_, i) => `group-${i}`);
+    const answers = keys.map((key) => runner.runDurable(() => (write(key)(), key)));
+    expect(keys.some(stored)).toBe(false); // nothing runs before the turn ends
+    expect(await Promise.all(answers)).toEqual(keys);
+    expect(commits).toBe(1);
+    expect(keys.every(stored)).toBe(true);
+  });
+
+  test('work queued after a commit goes into the next one', async () => {
+    await runner.runDurable(write('first'));
+    await runner.runDurable(write('second'));
+    expect(commits).toBe(2);
+  });
+
+  test('one commit takes at most 5,000 parts; the rest go in the next', async () => {
+    const answers = Array.from({ length: 5_001 }, (_, i) => runner.runDurable(() => i));
+    expect((await Promise.all(answers)).at(-1)).toBe(5_000);
+    expect(commits).toBe(2);
+  });
+
+  test('a caller hears of success only after the commit: after-commit effects have run by then', async () => {
+    const order: string[] = [];
+    const answer = runner.runDurable(() => {
+      effects.afterCommit(() => order.push('after commit'));
+      return 'done';
+    });
+    order.push('queued');
+    await answer.then(() => order.push('answered'));
+    expect(order).toEqual(['queued', 'after commit', 'answered']);
+  });
+
+  test('close commits what was accepted and refuses new work', async () => {
+    const accepted = runner.runDurable(write('accepted'));
+    runner.close();
+    expect(stored('accepted')).toBe(true);
+    await expect(accepted).resolves.toBeUndefined();
+    expect(() => runner.runDurable(write('late'))).toThrow(expect.objectContaining({ code: 'SERVICE_NOT_AVAILABLE' }));
+    expect(() => runner.runNow(write('late'))).toThrow(expect.objectContaining({ code: 'SERVICE_NOT_AVAILABLE' }));
+  });
+});
+
+describe('savepoints', () => {
+  test('a refused part rolls back alone: its row, its in-memory change and its after-commit effect go, the others stay', async () => {
+    let counter = 0;
+    const heard: string[] = [];
+    const part = (key: string, fail: boolean) => () => {
+      counter++;
+      effects.onRollback(() => counter--);
+      effects.afterCommit(() => heard.push(key));
+      write(key)();
+      if (fail) throw new QkError('QUOTA_EXCEEDED', `${key} is refused`);
+      return key;
+    };
+    const results = await Promise.allSettled([
+      runner.runDurable(part('a', false)),
+      runner.runDurable(part('b', true)),
+      runner.runDurable(part('c', false)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(results[1]).toMatchObject({ reason: { code: 'QUOTA_EXCEEDED', message: 'b is refused' } });
+    expect(commits).toBe(1);
+    expect([stored('a'), stored('b'), stored('c')]).toEqual([true, false, true]);
+    expect(counter).toBe(2);
+    expect(heard).toEqual(['a', 'c']);
+  });
+
+  test('a later part of the same commit sees the in-memory changes of the parts before it (quotas count them)', async () => {
+    let bytes = 0;
+    const QUOTA = 10;
+    const add = (size: number) => () => {
+      if (bytes + size > QUOTA) throw new QkError('QUOTA_EXCEEDED', 'over the quota');
+      bytes += size;
+      effects.onRollback(() => (bytes -= size));
+      return size;
+    };
+    const results = await Promise.allSettled([runner.runDurable(add(6)), runner.runDurable(add(6))]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect(bytes).toBe(6);
+  });
+
+  test('runNow runs in its own transaction; a refusal rolls back its rows and effects and reaches the caller', () => {
+    let counter = 0;
+    const failure = new QkError('INVALID_PARAMETER', 'no');
+    expect(() =>
+      runner.runNow(() => {
+        counter++;
+        effects.onRollback(() => counter--);
+        refused('now', failure)();
+      }),
+    ).toThrow(failure);
+    expect(stored('now')).toBe(false);
+    expect(counter).toBe(0);
+    expect(runner.runNow(() => (write('now')(), 'ok'))).toBe('ok');
+    expect(stored('now')).toBe(true);
+  });
+});
+
+describe('a full disk', () => {
+  const diskFull = (): Error => Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+
+  test('fails the whole commit (it is no one part’s fault): every part is refused with MESSAGE_STORAGE_FAILED, nothing stored', async () => {
+    const heard: string[] = [];
+    const results = await Promise.allSettled([
+      runner.runDurable(() => {
+        write('before')();
+        effects.afterCommit(() => heard.push('before'));
+      }),
+      runner.runDurable(refused('full', diskFull())),
+    ]);
+    for (const result of results) {
+      expect(result).toMatchObject({ status: 'rejected', reason: { code: 'MESSAGE_STORAGE_FAILED' } });
+    }
+    expect([stored('before'), stored('full')]).toEqual([false, false]);
+    expect(heard).toEqual([]);
+  });
+
+  test('deletions go again on the space reserve; the sends of the same commit are refused', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }): void => {
+      warnings.push(warning.code ?? '');
+    };
+    process.on('warning', onWarning);
+    try {
+      let attempts = 0;
+      const deletion = runner.runDurable(
+        () => {
+          attempts++;
+          if (attempts === 1) throw diskFull();
+          write('deleted')();
+          return 'room made';
+        },
+        { freesSpace: true },
+      );
+      const send = runner.runDurable(write('sent'));
+      await expect(deletion).resolves.toBe('room made');
+      await expect(send).rejects.toMatchObject({ code: 'MESSAGE_STORAGE_FAILED' });
+      expect([stored('deleted'), stored('sent')]).toEqual([true, false]);
+      expect(store.hasSpaceReserve).toBe(false);
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      expect(warnings).toContain('QK_SPACE_RESERVE_RELEASED');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
