@@ -1,6 +1,14 @@
 /** State and actions of the console store, typed apart (zustand's guide); one interface per slice. */
 import type { OperationInput, OperationOutput } from '@qk/api';
-import type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type {
+  ExportedMessage,
+  ImportMode,
+  MessageInfo,
+  QueueInfo,
+  SendProperties,
+  ServiceStatus,
+  SettingInfo,
+} from '@qk/model';
 import type { ListSlice } from '../message-list/list-types.js';
 import type { ViewSlice } from '../shell/view-types.js';
 import type { TrafficSlice } from '../traffic/traffic-types.js';
@@ -296,10 +304,5 @@ export interface FileActions {
    * Stores messages read from a file: 'asNew' sends each as a new message (class NORMAL, sent now, timers
    * from now); 'asIs' keeps them as they were (ID, class, times, counts).
    */
-  importMessages(
-    computer: string,
-    path: string,
-    messages: ExportedMessage[],
-    mode: 'asNew' | 'asIs',
-  ): Promise<Job | null>;
+  importMessages(computer: string, path: string, messages: ExportedMessage[], mode: ImportMode): Promise<Job | null>;
 }
