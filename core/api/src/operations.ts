@@ -3,7 +3,7 @@
  * WebSocket call channel, Electron IPC, the client and the CLI are all driven from this one table.
  */
 import { z } from 'zod';
-import { lookupActions } from '@qk/model';
+import { importModes, lookupActions } from '@qk/model';
 import {
   boundedString,
   Bounds,
@@ -307,7 +307,7 @@ export const operations = {
     input: z.object({
       path,
       messages: z.array(exportedMessageSchema).min(1).max(Bounds.PAGE),
-      mode: z.enum(['asIs', 'asNew']).optional(),
+      mode: z.enum(importModes).optional(),
     }),
     output: z.object({ imported: z.number().int() }),
     admin: true,

@@ -19,6 +19,7 @@ import {
   type SettingInfo,
   type MessageRemovalReason,
   type QkEvent,
+  type ImportMode,
 } from '@qk/model';
 import { Store, storeOpenError, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
@@ -70,7 +71,6 @@ import {
   type Deliver,
   type WriteReply,
   type EngineListener,
-  type ImportMode,
   type MessageLocation,
   type PeekInput,
   type QueueCreateInput,

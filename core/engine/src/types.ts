@@ -1,6 +1,7 @@
 /** The public surface of the queue manager: what a host (the service, Electron) calls. */
 import type {
   BrowseFilter,
+  ImportMode,
   BrowseSortColumn,
   ErrorCode,
   ExportedMessage,
@@ -214,7 +215,6 @@ export interface ArrivingMessage extends SendProperties {
 }
 
 /** How an import stores messages: as they were, or as new sends from this computer. */
-export type ImportMode = 'asIs' | 'asNew';
 
 /** How many messages of one class a queue holds. */
 export interface ClassCount {

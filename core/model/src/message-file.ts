@@ -4,6 +4,13 @@
  */
 import type { ExportedMessage, MessageInfo } from './types.js';
 
+/**
+ * How an import stores messages: `asIs` as they were (ID, class, times, counts; new lookup IDs), `asNew` as
+ * new sends from this computer (new IDs, class NORMAL, timers from now).
+ */
+export const importModes = ['asIs', 'asNew'] as const;
+export type ImportMode = (typeof importModes)[number];
+
 /** The first line of a message file. */
 export interface MessageFileHeader {
   format: 'queuekeeper.messages';

@@ -160,14 +160,17 @@ export class MessageStore {
    * The first `limit` ready messages of a queue in receive order (R-O1), both tables merged. The order is
    * found on the covering index; only the rows that are returned are read.
    */
-  firstReady(queueId: number, limit: number): StoredMessage[] {
-    const picks: { id: number; priority: number; table: MessageTable }[] = [];
+  firstReady(queueId: number, limit: number, skip?: (lookupId: number) => boolean): StoredMessage[] {
+    let picks: { id: number; priority: number; table: MessageTable }[] = [];
     for (const t of TABLES) {
       for (const [id, priority] of this.firstReadyIds(t, limit).all(queueId) as [number, number][])
         picks.push({ id, priority, table: t });
     }
     if (picks.length > limit) picks.sort((a, b) => b.priority - a.priority || a.id - b.id).splice(limit);
     else if (picks.length > 1) picks.sort((a, b) => b.priority - a.priority || a.id - b.id);
+    // Rows the caller would throw away (held by others) are never read: their bodies are most of the cost.
+    if (skip) picks = picks.filter((p) => !skip(p.id));
+    if (picks.length === 0) return [];
     if (picks.length === 1) {
       const only = picks[0] as (typeof picks)[number];
       const m = this.get(only.id, only.table);

@@ -25,7 +25,29 @@ const explanations: Record<string, string> = {
   MachineQuota: 'The most message data this computer stores in all its queues together.',
   MachineJournalQuota: 'The most data the computer journal and the dead-letter queues may hold together.',
   MaxMessageSize: 'The largest message this computer accepts.',
+  MessageCleanupInterval: 'How often the message store gives back the disk space of removed messages.',
+  CleanupInterval: 'How long an empty outgoing queue stays before it is removed.',
+  XactDelayReceiveNack:
+    "Extra wait, after a sent transactional message's time-to-be-received runs out, for a late receive acknowledgment before it is dead-lettered. Empty: not set (MSMQ then uses the smaller of the message's own timers).",
+  SeqResend13Time: 'Wait before each of the 1st to 3rd resends of an unconfirmed transactional message.',
+  SeqResend46Time: 'Wait before each of the 4th to 6th resends.',
+  SeqResend79Time: 'Wait before each of the 7th to 9th resends.',
+  SeqResend10Time: 'Wait before the 10th and every later resend.',
 };
+
+/** Settings that may be absent: an empty box means "not set". */
+const mayBeAbsent = (s: SettingInfo) => s.default === null;
+
+/** What the setting will be after the next restart (or now, when nothing waits); null = not set. */
+function upcoming(s: SettingInfo): number | null {
+  const waiting = s.pendingRestart ?? s.pending !== null;
+  return waiting ? s.pending : s.value;
+}
+
+/** The typed text as a value: null for an empty box of a setting that may be absent. */
+function parsed(s: SettingInfo, text: string): number | null {
+  return text.trim() === '' && mayBeAbsent(s) ? null : Number(text.trim());
+}
 
 function unitText(setting: SettingInfo, value: number | null): string {
   if (value === null) return 'not set';
@@ -48,18 +70,22 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
   const invalid = (s: SettingInfo) => {
     const text = edits[s.name];
     if (text === undefined) return false;
+    if (text.trim() === '' && mayBeAbsent(s)) return false;
     const n = Number(text);
     return text.trim() === '' || !/^\d+$/.test(text.trim()) || !Number.isFinite(n) || n < s.min || n > s.max;
   };
   const changed = Object.entries(edits).filter(([name, text]) => {
     const s = byName(name);
-    return s && Number(text) !== (s.pending ?? s.value);
+    return s && parsed(s, text) !== upcoming(s);
   });
   const anyInvalid = settings.some(invalid);
 
   const apply = async (): Promise<boolean> => {
     try {
-      for (const [name, text] of changed) await store.getState().changeSetting(computer, name, Number(text));
+      for (const [name, text] of changed) {
+        const s = byName(name);
+        if (s) await store.getState().changeSetting(computer, name, parsed(s, text));
+      }
       setEdits({});
       setError(null);
       return true;
@@ -72,7 +98,9 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
   const row = (name: string) => {
     const s = byName(name);
     if (!s) return null;
-    const shown = edits[name] ?? String(s.pending ?? s.value ?? '');
+    const next = upcoming(s);
+    const shown = edits[name] ?? (next === null ? '' : String(next));
+    const waiting = s.pendingRestart ?? s.pending !== null;
     const errorId = `setting-error-${name}`;
     // A 0/1 setting is a yes/no choice (XactDeadLetterAlways): a checkbox, never a text box holding "0".
     const boolean = s.unit === '0/1' || (s.min === 0 && s.max === 1);
@@ -87,7 +115,7 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
               onChange={(e) => setEdits({ ...edits, [name]: e.target.checked ? '1' : '0' })}
             />
             <strong>{name}</strong>
-            {s.pending !== null && (
+            {waiting && (
               <span className="pending-badge" title={`In effect now: ${s.value === 1 ? 'on' : 'off'}`}>
                 Restart required (now {s.value === 1 ? 'on' : 'off'})
               </span>
@@ -105,10 +133,11 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
                 aria-invalid={invalid(s)}
                 aria-describedby={invalid(s) ? errorId : undefined}
                 inputMode="numeric"
+                placeholder={mayBeAbsent(s) ? 'not set' : undefined}
                 onChange={(e) => setEdits({ ...edits, [name]: e.target.value })}
               />
               <span className="muted">{s.unit}</span>
-              {s.pending !== null && (
+              {waiting && (
                 <span className="pending-badge" title={`In effect now: ${s.value ?? 'not set'}`}>
                   Restart required (now {s.value === null ? 'not set' : formatCount(s.value)})
                 </span>
@@ -119,7 +148,8 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
         {invalid(s) && (
           <FieldError id={errorId}>
             Enter a whole number from {formatCount(s.min)} to {formatCount(s.max)}
-            {s.unit && s.unit !== '0/1' ? ` ${s.unit}` : ''}.
+            {s.unit && s.unit !== '0/1' ? ` ${s.unit}` : ''}
+            {mayBeAbsent(s) ? ', or leave it empty for not set' : ''}.
           </FieldError>
         )}
         <div className="setting-help">
@@ -200,8 +230,40 @@ export function ComputerPropertiesDialog({ computer }: { computer: string }) {
             </>
           ),
         },
-        { id: 'transactions', label: 'Transactions', render: () => row('XactDeadLetterAlways') },
-        { id: 'timers', label: 'Timers', render: () => row('LongLiveTime') },
+        {
+          id: 'transactions',
+          label: 'Transactions',
+          render: () => (
+            <>
+              {row('XactDeadLetterAlways')}
+              {row('XactDelayReceiveNack')}
+            </>
+          ),
+        },
+        {
+          id: 'timers',
+          label: 'Timers',
+          render: () => (
+            <>
+              {row('LongLiveTime')}
+              {row('CleanupInterval')}
+              {row('MessageCleanupInterval')}
+            </>
+          ),
+        },
+        {
+          // How often an unconfirmed transactional message to another computer is sent again.
+          id: 'resends',
+          label: 'Resends',
+          render: () => (
+            <>
+              {row('SeqResend13Time')}
+              {row('SeqResend46Time')}
+              {row('SeqResend79Time')}
+              {row('SeqResend10Time')}
+            </>
+          ),
+        },
         { id: 'network', label: 'Network', render: () => <NetworkTab computer={computer} /> },
         {
           id: 'service',

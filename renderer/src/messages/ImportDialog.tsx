@@ -4,7 +4,7 @@
  * from now); keeping them as they were is a choice, with what that means said beside it.
  */
 import { useState } from 'react';
-import type { ExportedMessage } from '@qk/model';
+import type { ExportedMessage, ImportMode } from '@qk/model';
 import { attempt } from '../commands/action-item.js';
 import { DialogShell, Field } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
@@ -18,7 +18,7 @@ import { readMessageFile } from './message-file.js';
 export function ImportDialog({ computer, path }: { computer: string; path: string }) {
   const store = useStoreApi();
   const [file, setFile] = useState<{ name: string; messages: ExportedMessage[]; preview: ImportPreview } | null>(null);
-  const [mode, setMode] = useState<'asNew' | 'asIs'>('asNew');
+  const [mode, setMode] = useState<ImportMode>('asNew');
   const [error, setError] = useState<string | null>(null);
   const preview = file?.preview;
   return (

@@ -1,6 +1,14 @@
 /** State and actions of the console store, typed apart (zustand's guide); one interface per slice. */
 import type { OperationInput, OperationOutput } from '@qk/api';
-import type { ExportedMessage, MessageInfo, QueueInfo, SendProperties, ServiceStatus, SettingInfo } from '@qk/model';
+import type {
+  ExportedMessage,
+  ImportMode,
+  MessageInfo,
+  QueueInfo,
+  SendProperties,
+  ServiceStatus,
+  SettingInfo,
+} from '@qk/model';
 import type { ListSlice } from '../message-list/list-types.js';
 import type { ViewSlice } from '../shell/view-types.js';
 import type { TrafficSlice } from '../traffic/traffic-types.js';
@@ -149,6 +157,8 @@ export interface MessageDetails {
   computer: string;
   path: string;
   message: MessageInfo | null;
+  /** When `message` was read (this computer's clock): remaining timers count down from here. */
+  readAt: number;
   /** For an original: every ACK/NACK naming it. */
   acknowledgments: MessageLocation[] | null;
   /** For an ACK/NACK: where its original is now ([] = no longer on this computer). */
@@ -180,7 +190,8 @@ export interface DetailsSlice {
 export interface SettingsSlice {
   settings: Record<string, SettingInfo[]>;
   refreshSettings(computer: string): Promise<void>;
-  changeSetting(computer: string, name: string, value: number): Promise<SettingInfo>;
+  /** null makes a setting that may be absent (XactDelayReceiveNack) absent again. */
+  changeSetting(computer: string, name: string, value: number | null): Promise<SettingInfo>;
   restartService(computer: string): Promise<void>;
   /** What a restart would lose now (express messages per queue), asked before restarting. */
   restartImpact(computer: string): Promise<RestartImpact>;
@@ -295,10 +306,5 @@ export interface FileActions {
    * Stores messages read from a file: 'asNew' sends each as a new message (class NORMAL, sent now, timers
    * from now); 'asIs' keeps them as they were (ID, class, times, counts).
    */
-  importMessages(
-    computer: string,
-    path: string,
-    messages: ExportedMessage[],
-    mode: 'asNew' | 'asIs',
-  ): Promise<Job | null>;
+  importMessages(computer: string, path: string, messages: ExportedMessage[], mode: ImportMode): Promise<Job | null>;
 }

@@ -27,7 +27,7 @@ test('a property sheet keeps one size on every tab, and nothing in it is clipped
   await page.locator('.actions-pane [data-action="computerProperties"]').click();
   const props = page.getByRole('dialog', { name: /Message Queuing Properties/ });
   const sizes = new Set<string>();
-  for (const tab of ['Storage', 'Duplicate removal', 'Transactions', 'Timers', 'Service']) {
+  for (const tab of ['Storage', 'Duplicate removal', 'Transactions', 'Timers', 'Resends', 'Network', 'Service']) {
     await props.getByRole('tab', { name: tab }).click();
     const box = await props.boundingBox();
     sizes.add(`${Math.round(box?.width ?? 0)}x${Math.round(box?.height ?? 0)}`);
@@ -58,4 +58,40 @@ test('invalid quota input says what is allowed, and OK waits for a valid value',
   await expect(props.getByRole('alert')).toHaveCount(0);
   await props.getByRole('button', { name: 'OK' }).click();
   expect((await service.call('queueShow', { path: '.\\private$\\orders' })).quotaKB).toBe(12288);
+});
+
+test('issue 9 settings: XactDelayReceiveNack may be left unset; the cleanup and resend timers are shown', async ({
+  consolePage: page,
+  service,
+}) => {
+  await treeItem(page, 'Message Queuing').click();
+  await page.locator('.actions-pane [data-action="computerProperties"]').click();
+  const props = page.getByRole('dialog', { name: /Message Queuing Properties/ });
+  await props.getByRole('tab', { name: 'Transactions' }).click();
+  const delay = props.getByRole('textbox', { name: 'XactDelayReceiveNack' });
+  await expect(delay).toHaveValue('');
+  await expect(delay).toHaveAttribute('placeholder', 'not set');
+  await delay.fill('30');
+  await props.getByRole('button', { name: 'Apply' }).click();
+  await expect(props.locator('[data-setting="XactDelayReceiveNack"] .pending-badge')).toHaveText(
+    'Restart required (now not set)',
+  );
+  // Emptied again: nothing waits for the restart any more (the setting stays absent).
+  await delay.fill('');
+  await props.getByRole('button', { name: 'Apply' }).click();
+  await expect(props.locator('[data-setting="XactDelayReceiveNack"] .pending-badge')).toHaveCount(0);
+  const setting = (await service.call('settingsList', {})).find((s) => s.name === 'XactDelayReceiveNack');
+  expect(setting).toMatchObject({ value: null, pending: null });
+
+  await props.getByRole('tab', { name: 'Timers' }).click();
+  await expect(props.getByRole('textbox', { name: 'CleanupInterval', exact: true })).toHaveValue('120000');
+  await expect(props.getByRole('textbox', { name: 'MessageCleanupInterval' })).toHaveValue('21600000');
+  await props.getByRole('tab', { name: 'Resends' }).click();
+  for (const [name, value] of [
+    ['SeqResend13Time', '30'],
+    ['SeqResend46Time', '300'],
+    ['SeqResend79Time', '1800'],
+    ['SeqResend10Time', '21600'],
+  ] as const)
+    await expect(props.getByRole('textbox', { name })).toHaveValue(value);
 });

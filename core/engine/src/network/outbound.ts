@@ -95,14 +95,15 @@ export class Outbound {
     const queue = core.registry.byKey('outgoing', formatName.toLowerCase());
     if (!queue || this.#deps.isPaused(queue) || this.#deps.offline()) return null;
     const now = core.clock.now();
-    const blocked = (m: StoredMessage): boolean => {
-      if (claims.has(m.lookupId) || m.status !== MessageStatus.READY) return true;
-      const u = this.#unconfirmed.get(m.lookupId);
+    const held = (lookupId: number): boolean => {
+      if (claims.has(lookupId)) return true;
+      const u = this.#unconfirmed.get(lookupId);
       return u !== undefined && u.dueMs > now;
     };
+    const blocked = (m: StoredMessage): boolean => held(m.lookupId) || m.status !== MessageStatus.READY;
     let fetch = claims.countIn(queue.id) + this.#waitingIn(queue.id, now) + maxMessages;
     for (;;) {
-      const candidates = core.store.messages.firstReady(queue.id, fetch).filter((m) => !blocked(m));
+      const candidates = core.store.messages.firstReady(queue.id, fetch, held).filter((m) => !blocked(m));
       if (candidates.length === 0) return null;
       const transit = this.#transitOf(candidates);
       const taken: StoredMessage[] = [];

@@ -17,4 +17,19 @@ describe('settings in the console', () => {
     expect(setting()).toMatchObject({ value: 500, pending: null });
     expect(store.getState().computers[0]?.status?.settingsPendingRestart).toEqual([]);
   });
+
+  it('XactDelayReceiveNack is absent by default, can be set, and made absent again after a restart', async () => {
+    const client = createEngineClient();
+    const store = createAppStore(client, { storage: null });
+    await store.getState().start();
+    const setting = () => store.getState().settings['local']?.find((s) => s.name === 'XactDelayReceiveNack');
+    expect(setting()).toMatchObject({ value: null, default: null, pending: null });
+    await store.getState().changeSetting('local', 'XactDelayReceiveNack', 30);
+    await store.getState().restartService('local');
+    expect(setting()).toMatchObject({ value: 30, pending: null });
+    await store.getState().changeSetting('local', 'XactDelayReceiveNack', null);
+    expect(setting()).toMatchObject({ value: 30, pending: null, pendingRestart: true });
+    await store.getState().restartService('local');
+    expect(setting()).toMatchObject({ value: null, pending: null });
+  });
 });
