@@ -90,13 +90,16 @@ describe.concurrent('subqueues', () => {
 });
 
 describe.concurrent('what a subqueue inherits', () => {
-  test("R-S4 R-T5 a subqueue has its queue's type and quota; a message received from it goes to its queue's journal", async () => {
+  test("R-S4 R-S6 R-T5 a subqueue has its queue's type and quota, no properties or deletion of its own; a message received from it goes to its queue's journal", async () => {
     const { q, svc } = file;
     const dest = await q.newQueue('inh', '--transactional', '--journal', '--quota', '64');
     await q.send(dest, '--transactional', '--label', 'journaled');
     ok(await svc.qk('message', 'move', dest, String(await lookupIdOf(dest)), `${dest};retry`));
     const sub = await q.show(`${dest};retry`);
     expect(sub).toMatchObject({ type: 'subqueue', transactional: true, quotaKB: 64 });
+    // R-S6: properties and deletion are its queue's business, not the subqueue's.
+    failsWith(await svc.qk('queue', 'set', `${dest};retry`, '--quota', '1'), 'UNSUPPORTED_FORMATNAME_OPERATION');
+    failsWith(await svc.qk('queue', 'delete', `${dest};retry`), 'UNSUPPORTED_FORMATNAME_OPERATION');
     const received = await q.receive(`${dest};retry`, '--transactional');
     expect(received.label).toBe('journaled');
     expect((await q.messages(`${dest}\\JOURNAL$`)).map((m) => m.id)).toEqual([received.id]);

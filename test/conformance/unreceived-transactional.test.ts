@@ -135,7 +135,7 @@ describe.concurrent('per-application dead-letter queue (R-D9)', () => {
     expect(await q.copiesOf(SYSTEM.xactDeadLetter, id)).toHaveLength(0);
   });
 
-  test('R-D9 the send fails for a nontransactional message, without the dead-letter flag, or naming a nontransactional queue', async () => {
+  test('R-D9 the send fails for a nontransactional message, without the dead-letter flag, or naming a nontransactional queue, a system queue or a subqueue', async () => {
     const { q, svc } = file;
     const [tx, plain, appDlq] = await Promise.all([
       q.newQueue('d9b', '--transactional'),
@@ -151,6 +151,19 @@ describe.concurrent('per-application dead-letter queue (R-D9)', () => {
       await svc.qk('send', tx, '--transactional', '--journal', 'deadletter', '--dead-letter-queue', plain),
       'INVALID_PARAMETER',
     );
+    for (const notAnApplicationQueue of [SYSTEM.xactDeadLetter, `${appDlq};poison`])
+      failsWith(
+        await svc.qk(
+          'send',
+          tx,
+          '--transactional',
+          '--journal',
+          'deadletter',
+          '--dead-letter-queue',
+          notAnApplicationQueue,
+        ),
+        'INVALID_PARAMETER',
+      );
     expect((await q.show(tx)).messageCount + (await q.show(plain)).messageCount).toBe(0);
   });
 });

@@ -66,7 +66,9 @@ test('outgoing queues, Pause/Resume and the Network tab, with two computers in t
     path: 'BETA\\private$\\orders',
     message: { label: 'order 1', delivery: 'recoverable', acknowledge: 5, adminQueue: '.\\private$\\admin' },
   });
-  await expect.poll(async () => (await beta.call('queueShow', { path: '.\\private$\\orders' })).messageCount).toBe(1);
+  await expect
+    .poll(async () => (await beta.call('queueShow', { path: '.\\private$\\orders' })).messageCount, { timeout: 30_000 })
+    .toBe(1);
   await alpha.call('outgoingPause', { formatName: ORDERS });
   for (const label of ['order 2', 'order 3'])
     await alpha.call('send', { path: 'BETA\\private$\\orders', message: { label, delivery: 'recoverable' } });
@@ -105,7 +107,9 @@ test('outgoing queues, Pause/Resume and the Network tab, with two computers in t
   await expect(action(page, 'resumeOutgoing')).toBeVisible();
   await action(page, 'resumeOutgoing').click();
   await expect(orders).not.toHaveAttribute('data-state', 'onHold');
-  await expect.poll(async () => (await beta.call('queueShow', { path: '.\\private$\\orders' })).messageCount).toBe(3);
+  await expect
+    .poll(async () => (await beta.call('queueShow', { path: '.\\private$\\orders' })).messageCount, { timeout: 30_000 })
+    .toBe(3);
   await expect(cell(orders, 'messages')).toHaveText('0');
   await expect(action(page, 'pauseOutgoing')).toBeVisible();
 

@@ -17,7 +17,8 @@ import { cliVersion } from './version.js';
 export function buildProgram(io: CliIo, options: { json?: boolean } = {}): Command {
   const program: Command = new Command('qk')
     .description('Queuekeeper: message queuing with the semantics of Microsoft Message Queuing')
-    .version(cliVersion, '-V, --version')
+    // With --json the version is one JSON document too (found by the CLI fuzz: `queue set -Vx` printed bare text).
+    .version(options.json ? JSON.stringify({ version: cliVersion }) : cliVersion, '-V, --version')
     .addOption(new Option('--data <dir>', 'data folder of the service to use (env QK_DATA)'))
     .addOption(new Option('--service <url>', 'URL of the service to use (env QK_SERVICE)'))
     .addOption(new Option('--token <token>', 'token of the service given by --service (env QK_TOKEN)'))

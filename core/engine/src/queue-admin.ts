@@ -119,6 +119,12 @@ export function storeQueue(
 
 /** Applies a change of queue properties; the transactional type can only be restated (PROPERTY_NOTALLOWED). */
 export function changedQueue(core: Core, queue: QueueRecord, input: QueueSetInput): QueueRecord {
+  if (queue.kind === 'subqueue') {
+    throw new QkError(
+      'UNSUPPORTED_FORMATNAME_OPERATION',
+      `'${core.registry.pathOf(queue)}' is a subqueue: its properties are its queue's (R-S4, R-S6); change them there.`,
+    );
+  }
   if (queue.kind !== 'private' && queue.kind !== 'public') {
     throw new QkError(
       'ACCESS_DENIED',

@@ -31,6 +31,11 @@ export async function deleteQueue(ctx: EngineContext, path: string): Promise<voi
   const { core } = ctx;
   const { registry } = core;
   const queue = ctx.resolveExisting(path);
+  if (queue.kind === 'subqueue')
+    throw new QkError(
+      'UNSUPPORTED_FORMATNAME_OPERATION',
+      `'${registry.pathOf(queue)}' is a subqueue: it goes by itself once it is empty and unused (R-S1, R-S6); purge it, or delete its queue.`,
+    );
   if (queue.kind !== 'private' && queue.kind !== 'public')
     throw new QkError('ACCESS_DENIED', `'${registry.pathOf(queue)}' cannot be deleted: only application queues can.`);
   const shownPath = registry.pathOf(queue);

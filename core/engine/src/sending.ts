@@ -23,10 +23,15 @@ function checkApplicationDeadLetterQueue(ctx: EngineContext, draft: Draft): void
       '--dead-letter-queue needs the dead-letter flag (--journal deadletter, R-D9).',
     );
   const ref = parseQueueName(named);
-  if (!registry.isLocal(ref.computer) || ref.journal || ref.subqueue !== undefined)
+  if (!registry.isLocal(ref.computer))
     throw new QkError('INVALID_PARAMETER', `The dead-letter queue '${named}' must be a queue of this computer (R-D9).`);
-  const queue = registry.resolveLocal(ref, named);
-  if ((queue.kind !== 'private' && queue.kind !== 'public') || !queue.transactional)
+  const queue = ref.journal || ref.subqueue !== undefined ? undefined : registry.resolveLocal(ref, named);
+  if (queue === undefined || (queue.kind !== 'private' && queue.kind !== 'public'))
+    throw new QkError(
+      'INVALID_PARAMETER',
+      `The dead-letter queue '${named}' must be an application queue of this computer, not a journal, system queue or subqueue (R-D9).`,
+    );
+  if (!queue.transactional)
     throw new QkError('INVALID_PARAMETER', `The dead-letter queue '${named}' must be a transactional queue (R-D9).`);
 }
 

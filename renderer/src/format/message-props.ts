@@ -58,9 +58,9 @@ export function deliveryName(delivery: MessageInfo['delivery']): string {
 
 /**
  * Where a message is, for its timers: time-to-reach-queue runs only while it is on its way (an outgoing
- * queue); in its queue it was met; in a dead-letter queue it no longer applies.
+ * queue); in its queue it was met; in a dead-letter queue or a journal (a copy) no timer runs.
  */
-export type TimerPlace = 'destination' | 'outgoing' | 'deadLetter';
+export type TimerPlace = 'destination' | 'outgoing' | 'deadLetter' | 'journal';
 
 /**
  * The time-to-reach-queue line. It runs only while the message is on its way (an outgoing queue); once the
@@ -68,17 +68,31 @@ export type TimerPlace = 'destination' | 'outgoing' | 'deadLetter';
  */
 export function reachQueueText(m: MessageInfo, place: TimerPlace, now: number): string {
   if (m.timeToReachQueue >= 0xffffffff) return 'Unlimited';
-  if (place === 'destination')
+  if (place === 'destination' || place === 'journal')
     return `${formatDuration(m.timeToReachQueue)} — met: arrived ${formatTime(m.arrivedTime)}`;
   if (place === 'deadLetter') return `${formatDuration(m.timeToReachQueue)} — no longer runs (a dead letter)`;
   return countdown(m.sentTime, m.timeToReachQueue, now);
 }
 
-/** The time-to-be-received line: counts down from when the message was sent until it is received. */
-export function beReceivedText(m: MessageInfo, now: number, place: TimerPlace = 'destination'): string {
+/**
+ * The time-to-be-received line. Where the timer runs (a message waiting in its queue or on its way) the
+ * service reports what remained when the message was read (reference §1.1: a receive returns the remaining
+ * time), so it counts down from `readAt` (this computer's clock when the answer came); a journal or
+ * dead-letter copy carries the value it had, and no timer runs there.
+ */
+export function beReceivedText(
+  m: MessageInfo,
+  now: number,
+  place: TimerPlace = 'destination',
+  readAt: number = now,
+): string {
   if (m.timeToBeReceived === null || m.timeToBeReceived >= 0xffffffff) return 'Unlimited';
   if (place === 'deadLetter') return `${formatDuration(m.timeToBeReceived)} — no longer runs (a dead letter)`;
-  return countdown(m.sentTime, m.timeToBeReceived, now);
+  if (place === 'journal') return `${formatDuration(m.timeToBeReceived)} — no longer runs (a journal copy)`;
+  const ends = readAt + m.timeToBeReceived * 1000;
+  const left = Math.round((ends - now) / 1000);
+  const until = formatTime(new Date(ends).toISOString());
+  return left > 0 ? `${formatDuration(left)} left (until ${until})` : `ran out at ${until}`;
 }
 
 function countdown(fromIso: string, seconds: number, now: number): string {

@@ -34,7 +34,17 @@ function ClassText({ code }: { code: number }) {
   );
 }
 
-function General({ m, deadLetter, place }: { m: MessageInfo; deadLetter: boolean; place: TimerPlace }) {
+function General({
+  m,
+  deadLetter,
+  place,
+  readAt,
+}: {
+  m: MessageInfo;
+  deadLetter: boolean;
+  place: TimerPlace;
+  readAt: number;
+}) {
   // The timers count down while the sheet is open.
   const now = useNow();
   return (
@@ -70,7 +80,7 @@ function General({ m, deadLetter, place }: { m: MessageInfo; deadLetter: boolean
         ) : null}
       </Field>
       <Field label="Time to reach queue">{reachQueueText(m, place, now)}</Field>
-      <Field label="Time to be received">{beReceivedText(m, now, place)}</Field>
+      <Field label="Time to be received">{beReceivedText(m, now, place, readAt)}</Field>
       <Field label="Acknowledgment requested">{acknowledgmentText(m.acknowledge)}</Field>
       <Field label="Journal / dead letter">{journalText(m.journal)}</Field>
       <Field label="Application-specific">{m.appSpecific}</Field>
@@ -243,6 +253,7 @@ export function MessagePropertiesDialog() {
   const place: TimerPlace = useAppStore((s) => {
     if (!details) return 'destination';
     if (isDeadLetterPath(details.path)) return 'deadLetter';
+    if (/\\JOURNAL\$$/i.test(details.path)) return 'journal';
     return s.queues[details.computer]?.find((q) => samePath(q.path, details.path))?.type === 'outgoing'
       ? 'outgoing'
       : 'destination';
@@ -284,6 +295,7 @@ export function MessagePropertiesDialog() {
               m={m}
               deadLetter={(m.classCode & 0x8000) !== 0 && !isAcknowledgmentMessage(m, details?.path ?? '')}
               place={place}
+              readAt={details?.readAt ?? Date.now()}
             />
           ),
         },

@@ -66,13 +66,33 @@ export const createDetailsSlice: SliceCreator<DetailsSlice> = (set, get, ctx) =>
       // Go to message from an open sheet replaces that sheet rather than stacking another.
       set((s) => ({
         ...withTop(s.dialog?.kind === 'messageProperties' ? [...s.dialogs.slice(0, -1), sheet] : [...s.dialogs, sheet]),
-        details: { computer, path, message: null, acknowledgments: null, originals: null, error: null, gone: null },
+        details: {
+          computer,
+          path,
+          message: null,
+          readAt: Date.now(),
+          acknowledgments: null,
+          originals: null,
+          error: null,
+          gone: null,
+        },
       }));
       const client = ctx.clientFor(computer);
       try {
         const message = await client.messageGet({ path, lookupId });
         if (seq !== requestSeq) return;
-        set({ details: { computer, path, message, acknowledgments: null, originals: null, error: null, gone: null } });
+        set({
+          details: {
+            computer,
+            path,
+            message,
+            readAt: Date.now(),
+            acknowledgments: null,
+            originals: null,
+            error: null,
+            gone: null,
+          },
+        });
         if (isAcknowledgmentMessage(message, path)) {
           const originals = message.correlationId ? await client.messageFind({ id: message.correlationId }) : [];
           if (seq !== requestSeq) return;

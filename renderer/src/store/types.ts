@@ -157,6 +157,8 @@ export interface MessageDetails {
   computer: string;
   path: string;
   message: MessageInfo | null;
+  /** When `message` was read (this computer's clock): remaining timers count down from here. */
+  readAt: number;
   /** For an original: every ACK/NACK naming it. */
   acknowledgments: MessageLocation[] | null;
   /** For an ACK/NACK: where its original is now ([] = no longer on this computer). */

@@ -232,6 +232,18 @@ export class FuzzTarget {
     const api = this.api;
     await Promise.all([...this.openTransactions].map((transaction) => api.call('transactionAbort', { transaction })));
     this.openTransactions.clear();
+    // Settings first: a generated MachineQuota of 1 KB would refuse the seed messages of a fixture queue rebuilt below.
+    const settings = await api.value<{ name: string; value: number | null; pending: number | null }[]>(
+      'settingsList',
+      {},
+    );
+    for (const s of settings) {
+      const fallback = this.settingDefaults.get(s.name);
+      if (fallback === undefined || fallback === null) continue;
+      if (s.value !== fallback || (s.pending !== null && s.pending !== fallback)) {
+        await api.call('settingsSet', { name: s.name, value: fallback });
+      }
+    }
     const queues = await api.value<{ path: string; type: string; messageCount: number; journalMessageCount: number }[]>(
       'queueList',
       {},
@@ -265,17 +277,6 @@ export class FuzzTarget {
           quotaKB: 'quotaKB' in q ? q.quotaKB : null,
           journalQuotaKB: null,
         });
-      }
-    }
-    const settings = await api.value<{ name: string; value: number | null; pending: number | null }[]>(
-      'settingsList',
-      {},
-    );
-    for (const s of settings) {
-      const fallback = this.settingDefaults.get(s.name);
-      if (fallback === undefined || fallback === null) continue;
-      if (s.value !== fallback || (s.pending !== null && s.pending !== fallback)) {
-        await api.call('settingsSet', { name: s.name, value: fallback });
       }
     }
     this.current = null;

@@ -32,6 +32,20 @@ describe('qk command line (no service needed)', () => {
     expect((await qk([])).code).toBe(2);
   });
 
+  it('prints its version, as one JSON document with --json, wherever -V stands', async () => {
+    const plain = await qk(['--version']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    for (const args of [
+      ['--json', '--version'],
+      ['--json', 'queue', 'set', '-V?Kd=Q*q%'],
+    ]) {
+      const run = await qk(args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.json).toEqual({ version: plain.stdout.trim() });
+    }
+  });
+
   it('reports command-line errors with exit 2 and one INVALID_PARAMETER document on stderr', async () => {
     for (const args of [
       ['--json', 'frobnicate'],

@@ -23,8 +23,14 @@ describe('names beside numbers', () => {
     const m = message(1, { timeToReachQueue: 345_600, timeToBeReceived: 120 });
     expect(reachQueueText(m, 'destination', sent + 60_000)).toMatch(/^4 d 0 h — met: arrived /);
     expect(reachQueueText(m, 'outgoing', sent + 60_000)).toMatch(/^4 d 0 h — 3 d 23 h left/);
-    expect(beReceivedText(m, sent + 60_000)).toMatch(/^2 min — 1 min left/);
-    expect(beReceivedText(m, sent + 180_000)).toMatch(/^2 min — ran out at /);
+    // §1.1: the service reports what remained when it was read (120 s); it counts down from that moment.
+    const readAt = sent + 300_000;
+    expect(beReceivedText(m, readAt, 'destination', readAt)).toMatch(/^2 min left \(until /);
+    expect(beReceivedText(m, readAt + 60_000, 'destination', readAt)).toMatch(/^1 min left/);
+    expect(beReceivedText(m, readAt + 180_000, 'destination', readAt)).toMatch(/^ran out at /);
+    // A journal copy carries its value; no timer runs there.
+    expect(beReceivedText(m, readAt, 'journal', readAt)).toBe('2 min — no longer runs (a journal copy)');
+    expect(reachQueueText(m, 'journal', sent)).toMatch(/^4 d 0 h — met: arrived /);
     expect(beReceivedText(message(2), sent)).toBe('Unlimited');
     // A dead letter's timers no longer run.
     expect(reachQueueText(m, 'deadLetter', sent)).toBe('4 d 0 h — no longer runs (a dead letter)');
