@@ -2,6 +2,7 @@
  * Every action that loses data asks first, says exactly what will be lost, and has Cancel as its default
  * button (issue 12, point 1) — wherever it is started: Actions pane, menus, toolbar, keyboard, property sheet.
  */
+import type { QueueInfo } from '@qk/model';
 import { formatCount } from '../format/format.js';
 import type { AppStore } from '../store/app-store.js';
 import { samePath } from '../store/shared.js';
@@ -29,11 +30,27 @@ export function confirmPurge(store: AppStore, computer: string, path: string, co
     kind: 'confirm',
     title: 'Purge',
     text: `Purge ${messagesWord(count)} from ${caption}?`,
-    details: ['Purged messages cannot be recovered.'],
+    details: [
+      'Purged messages cannot be recovered.',
+      ...sendersTold(queueOf(store.getState(), computer, path), 'NACK_Q_PURGED (0xC001)'),
+    ],
     confirmLabel: 'Purge',
     destructive: true,
     onConfirm: () => attempt(store, `Purge ${path}`, () => store.getState().purgeQueue(computer, path)),
   });
+}
+
+/**
+ * What the senders of messages leaving an application queue unreceived hear (issue 9: purge, deletion and an
+ * administrator's delete are all "never received"): the NACK they asked for and, for a transactional
+ * message with the dead-letter flag, a copy in the transactional dead-letter queue (R-D2, R-D3). Nothing is
+ * said for journals and system queues, whose messages have no sender waiting.
+ */
+function sendersTold(queue: QueueInfo | undefined, nack: string): string[] {
+  if (!queue || (queue.type !== 'private' && queue.type !== 'public' && queue.type !== 'subqueue')) return [];
+  return [
+    `Senders that asked for negative acknowledgments get ${nack}${queue.transactional ? '; transactional messages sent with the dead-letter flag go to the transactional dead-letter queue' : ''}.`,
+  ];
 }
 
 /** Delete a queue: names its messages and its journal's messages, both lost. */
@@ -57,9 +74,9 @@ export function confirmDeleteQueue(store: AppStore, computer: string, path: stri
     title: 'Delete queue',
     text: `Delete the queue ${path}${lost.length > 0 ? ` with ${andList(lost)}` : ''}?`,
     details: [
-      lost.length > 0
-        ? 'Deleted messages cannot be recovered; senders that asked for negative acknowledgments are told (NACK_Q_DELETED).'
-        : 'The queue is empty.',
+      ...(lost.length > 0
+        ? ['Deleted messages cannot be recovered.', ...sendersTold(queue, 'NACK_Q_DELETED (0xC000)')]
+        : ['The queue is empty.']),
     ],
     confirmLabel: 'Delete',
     destructive: true,
@@ -76,7 +93,11 @@ export function confirmDeleteSelected(store: AppStore): void {
     kind: 'confirm',
     title: 'Delete messages',
     text: `Delete ${messagesWord(count)} from ${state.target.path}?`,
-    details: ['Deleted messages cannot be recovered.'],
+    // An administrator's delete is a purge of those messages (issue 9): the same NACK, no journal copy.
+    details: [
+      'Deleted messages cannot be recovered.',
+      ...sendersTold(queueOf(state, state.target.computer, state.target.path), 'NACK_Q_PURGED (0xC001)'),
+    ],
     confirmLabel: 'Delete',
     destructive: true,
     onConfirm: () => attempt(store, 'Delete messages', () => store.getState().deleteSelected()),

@@ -138,3 +138,22 @@ test('R-D9 a test message names its own dead-letter queue', async ({ consolePage
       .filter({ hasText: 'Dead-letter queue' }),
   ).toContainText('.\\private$\\billing-dead');
 });
+
+test('R-D2 purging a transactional queue says where its dead letters go, and they are there', async ({
+  consolePage: page,
+  service,
+}) => {
+  await service.call('queueCreate', { path: '.\\private$\\billing', transactional: true });
+  for (const label of ['invoice 1', 'invoice 2'])
+    await service.call('send', { path: '.\\private$\\billing', message: { label, journal: 1 }, transactional: true });
+  await expandPath(page, ['Private Queues', 'billing', 'System Queues']);
+  await page.getByRole('treeitem', { level: 5 }).filter({ hasText: 'Queue messages' }).first().click();
+  await action(page, 'purge').click();
+  const confirm = page.getByRole('alertdialog', { name: 'Purge' });
+  await expect(confirm).toContainText('Purge 2 messages from billing › Queue messages?');
+  await expect(confirm).toContainText(
+    'transactional messages sent with the dead-letter flag go to the transactional dead-letter queue',
+  );
+  await confirm.getByRole('button', { name: 'Purge' }).click();
+  await expect(treeItem(page, 'Transactional dead-letter messages').locator('.tree-count')).toHaveText('2');
+});

@@ -31,6 +31,7 @@ describe('the action model', () => {
     expect(dialog).toMatchObject({
       kind: 'confirm',
       text: expect.stringContaining('Purge 1,204 messages from orders › Queue messages?'),
+      details: expect.arrayContaining([expect.stringContaining('NACK_Q_PURGED (0xC001)')]),
     });
     expect(client.queuePurge).not.toHaveBeenCalled();
     if (dialog?.kind === 'confirm') dialog.onConfirm();
@@ -52,6 +53,10 @@ describe('the action model', () => {
     expect(store.getState().dialog).toMatchObject({
       kind: 'confirm',
       text: `Delete the queue ${ORDERS} with its 1 message and the 2 messages in its subqueues poison, retry?`,
+      details: [
+        'Deleted messages cannot be recovered.',
+        'Senders that asked for negative acknowledgments get NACK_Q_DELETED (0xC000).',
+      ],
     });
   });
 
