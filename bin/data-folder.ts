@@ -3,5 +3,4 @@
  * folder, from the one definition of each: which folder (`--data`, QK_DATA, else the per-user default) and
  * whether a service runs there. Bundled as dist/cli/data-folder.mjs.
  */
-export { dataDirOf } from '@qk/cli';
-export { readServiceEndpoint } from '@qk/client';
+export { dataDirFor, readServiceEndpoint } from '@qk/client';

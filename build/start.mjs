@@ -107,8 +107,8 @@ function startService(dataDir, port) {
 }
 
 async function runInBrowser() {
-  const { dataDirOf, readServiceEndpoint } = await dataFolder();
-  const dataDir = dataDirOf({}, process.env);
+  const { dataDirFor, readServiceEndpoint } = await dataFolder();
+  const dataDir = dataDirFor(undefined, process.env);
   const tokenNote = `data folder ${dataDir}; the token is in ${join(dataDir, 'token')}, readable by you only`;
   let running = null;
   try {

@@ -6,4 +6,3 @@ export { runCli } from './run-cli.js';
 export * from './parse-values.js';
 export type { ServiceStarter } from './service-starter.js';
 export { runQkProcess } from './main.js';
-export { dataDirOf } from './target.js';

@@ -1,7 +1,5 @@
 /** Which service a command talks to: `--service URL --token T`, `--data DIR`, their env twins, or the per-user folder. */
-import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { QkClient } from '@qk/client';
+import { dataDirFor, QkClient } from '@qk/client';
 import { UsageError } from './usage-error.js';
 
 /** The global options every command accepts. */
@@ -15,17 +13,11 @@ export interface GlobalOptions {
 /** Where the service is. */
 export type Target = { kind: 'data'; dataDir: string } | { kind: 'service'; url: string; token: string };
 
-/** The per-user data folder: `$XDG_DATA_HOME/queuekeeper` or `~/.local/share/queuekeeper`. */
-export function defaultDataDir(env: NodeJS.ProcessEnv): string {
-  const xdg = env['XDG_DATA_HOME'];
-  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'queuekeeper');
-}
-
 const nonEmpty = (value: string | undefined): string | undefined => (value && value.length > 0 ? value : undefined);
 
 /** The data folder of `--data`, else QK_DATA, else the per-user folder (for `service start`). */
 export function dataDirOf(options: GlobalOptions, env: NodeJS.ProcessEnv): string {
-  return resolve(nonEmpty(options.data) ?? nonEmpty(env['QK_DATA']) ?? defaultDataDir(env));
+  return dataDirFor(options.data, env);
 }
 
 /** Flags beat the environment; `--service` beats `--data` when both are given on the command line. */

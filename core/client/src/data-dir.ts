@@ -1,5 +1,6 @@
 /** Finding the service that runs on a data folder, through the files it writes there. */
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ServiceFile } from '@qk/api';
 import { QkError } from '@qk/model';
@@ -12,6 +13,21 @@ export interface ServiceEndpoint {
   service: ServiceFile;
   /** The message for "nobody answers", naming the folder. */
   unreachableHint: string;
+}
+
+/** The per-user data folder: `$XDG_DATA_HOME/queuekeeper` or `~/.local/share/queuekeeper`. */
+function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  const xdg = env['XDG_DATA_HOME'];
+  return join(xdg && xdg.length > 0 ? xdg : join(homedir(), '.local', 'share'), 'queuekeeper');
+}
+
+/**
+ * The data folder of this computer's queue manager, the one definition for `qk`, `npm start` and the desktop
+ * app: the folder given (`--data`), else `QK_DATA`, else the per-user folder.
+ */
+export function dataDirFor(given: string | undefined, env: NodeJS.ProcessEnv): string {
+  const nonEmpty = (value: string | undefined): string | undefined => (value && value.length > 0 ? value : undefined);
+  return resolve(nonEmpty(given) ?? nonEmpty(env['QK_DATA']) ?? defaultDataDir(env));
 }
 
 function isAlive(pid: number): boolean {

@@ -10,7 +10,7 @@ import { DialogShell, Field } from '../dialogs/DialogShell.js';
 import { formatTime } from '../format/format.js';
 import { classLabel, classTone } from '../format/message-class.js';
 import { useStoreApi } from '../store/use-app-store.js';
-import { queueShortName } from '../tree/tree-model.js';
+import { queueCaption } from '../tree/tree-model.js';
 
 /** How long "Wait for the next message" waits (R-C4: a cursor at the end takes the next arrival). */
 const WAIT_MS = 10_000;
@@ -87,7 +87,7 @@ export function CursorDialog({ computer, path }: { computer: string; path: strin
   const s = store.getState();
   const current = state.kind === 'message' ? state.message : null;
   return (
-    <DialogShell title={`Cursor on ${queueShortName(path)}`} onClose={() => s.closeDialog()} width={560}>
+    <DialogShell title={`Cursor on ${queueCaption(path)}`} onClose={() => s.closeDialog()} width={560}>
       <div className="cursor-view" role="region" aria-label="Message under the cursor">
         {state.kind === 'opening' && <p className="muted">Opening a cursor…</p>}
         {state.kind === 'error' && <p className="dialog-error">{state.text}</p>}
@@ -136,7 +136,7 @@ export function CursorDialog({ computer, path }: { computer: string; path: strin
             s.openDialog({
               kind: 'confirm',
               title: 'Receive message',
-              text: `Receive ${current.label || `message ${current.lookupId}`} from ${queueShortName(path)}?`,
+              text: `Receive ${current.label || `message ${current.lookupId}`} from ${queueCaption(path)}?`,
               details: [
                 'It leaves the queue as when an application receives it: a journal copy if the queue keeps one, and the acknowledgment its sender asked for.',
               ],

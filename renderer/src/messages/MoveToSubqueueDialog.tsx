@@ -8,7 +8,7 @@ import { attempt } from '../commands/action-item.js';
 import { DialogShell, FieldError } from '../dialogs/DialogShell.js';
 import { formatCount } from '../format/format.js';
 import { useAppStore, useStoreApi } from '../store/use-app-store.js';
-import { queueShortName, subqueueName } from '../tree/tree-model.js';
+import { queueCaption, queueShortName, subqueueName } from '../tree/tree-model.js';
 
 const EMPTY: never[] = [];
 /** MSMQ's subqueue names: up to 32 characters, no `;` (§3.2). */
@@ -26,6 +26,8 @@ export function MoveToSubqueueDialog({ computer, path }: { computer: string; pat
     .filter((name) => `${queuePath};${name}`.toLowerCase() !== path.toLowerCase());
   const inSubqueue = path.includes(';');
   const [name, setName] = useState(siblings[0] ?? (inSubqueue ? '' : 'poison'));
+  // An empty box is not an error until something was typed into it (a subqueue with no siblings opens empty).
+  const [typed, setTyped] = useState(false);
   const here = `${queuePath};${name.trim()}`.toLowerCase() === path.toLowerCase();
   const valid = NAME.test(name.trim()) && !here;
   return (
@@ -39,21 +41,24 @@ export function MoveToSubqueueDialog({ computer, path }: { computer: string; pat
       }}
     >
       <p>
-        Move {formatCount(count)} {count === 1 ? 'message' : 'messages'} of {queueShortName(path)} into the subqueue:
+        Move {formatCount(count)} {count === 1 ? 'message' : 'messages'} of {queueCaption(path)} into the subqueue:
       </p>
       <label className="form-row">
         <span>Subqueue of {queueShortName(queuePath)}</span>
         <input
           list="qk-subqueues"
           value={name}
-          onChange={(e) => setName(e.target.value)}
+          onChange={(e) => {
+            setName(e.target.value);
+            setTyped(true);
+          }}
           aria-label="Subqueue name"
           aria-invalid={!valid}
           aria-describedby={valid ? undefined : 'subqueue-name-error'}
           data-autofocus
         />
       </label>
-      {!valid && (
+      {!valid && (typed || name !== '') && (
         <FieldError id="subqueue-name-error">
           {here
             ? 'The messages are in this subqueue already.'

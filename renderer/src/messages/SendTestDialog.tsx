@@ -25,6 +25,8 @@ type Form = {
   appSpecific: string;
   conversation: string;
   from: string;
+  /** PROPID_M_DEADLETTER_QUEUE (R-D9): a transactional message's own dead-letter queue. */
+  deadLetterQueue: string;
 };
 
 const initial: Form = {
@@ -44,6 +46,7 @@ const initial: Form = {
   appSpecific: '0',
   conversation: '',
   from: '',
+  deadLetterQueue: '',
 };
 
 const isUint = (text: string) => text.trim() === '' || (/^\d+$/.test(text.trim()) && Number(text) <= 0xffffffff);
@@ -67,6 +70,7 @@ export function sendPropertiesOf(form: Form): SendProperties {
   if (form.appSpecific.trim()) message.appSpecific = Number(form.appSpecific);
   if (form.conversation.trim()) message.conversation = form.conversation.trim();
   if (form.from.trim()) message.from = form.from.trim();
+  if (form.deadLetterQueue.trim()) message.deadLetterQueue = form.deadLetterQueue.trim();
   return message;
 }
 
@@ -91,6 +95,7 @@ export function formOf(m: MessageInfo): Form {
     appSpecific: String(m.appSpecific),
     conversation: m.conversation ?? '',
     from: '',
+    deadLetterQueue: m.deadLetterQueue ?? '',
   };
 }
 
@@ -328,6 +333,14 @@ export function SendTestDialog({ computer, path, from }: { computer: string; pat
               {text('appSpecific', 'Application-specific')}
               {text('conversation', 'Conversation')}
               {text('from', 'From (sending queue)', { list: 'qk-queue-paths' })}
+              {text('deadLetterQueue', 'Dead-letter queue', {
+                placeholder: 'transactional dead-letter queue (default)',
+                list: 'qk-queue-paths',
+              })}
+              <p className="hint">
+                A transactional queue of this computer that takes this message&apos;s dead letter instead of the
+                transactional dead-letter queue; needs the Dead letter journal flag (R-D9).
+              </p>
             </>
           ),
         },

@@ -22,10 +22,14 @@ function subscribe(ctx: StoreContext, get: GetState, computer: string): void {
   const client = ctx.clientFor(computer);
   const offEvents = client.subscribe((event: QkEvent) => routeEvent(get, computer, event));
   let dropped = false;
+  let opened = false;
   const offConnection = client.onConnectionChange?.((connected) => {
     get().markConnected(computer, connected);
-    // Events were lost while the stream was down: reload what they would have told us.
-    if (connected && dropped) inBackground(get, 'Reconnect', get().refreshComputer(computer));
+    // Events were lost while the stream was down: reload what they would have told us. The first opening
+    // counts too: the first load runs beside the socket's opening, and what changed before the socket
+    // subscribed (a queue created by a script right after the page opened) was told to nobody.
+    if (connected && (dropped || !opened)) inBackground(get, 'Reconnect', get().refreshComputer(computer));
+    if (connected) opened = true;
     dropped = !connected;
   });
   subs.set(computer, () => {

@@ -95,6 +95,12 @@ export function subqueueName(path: string): string {
   return at < 0 ? path : path.slice(at + 1);
 }
 
+/** A queue as the console names it in titles: `orders`, or `orders › poison` for a subqueue. */
+export function queueCaption(path: string): string {
+  const at = path.lastIndexOf(';');
+  return at < 0 ? queueShortName(path) : `${queueShortName(path.slice(0, at))} › ${path.slice(at + 1)}`;
+}
+
 /** Queues of one computer sorted into the tree's folders. */
 export interface GroupedQueues {
   private: QueueInfo[];
@@ -389,10 +395,8 @@ export function nodeCaption(ref: NodeRef, computerName: string): string {
       return `${captionName(ref.path ?? '')} › Queue messages`;
     case 'journalMessages':
       return `${queueShortName(ref.path ?? '')} › Journal messages`;
-    case 'subqueue': {
-      const path = ref.path ?? '';
-      return `${queueShortName(path.slice(0, Math.max(0, path.lastIndexOf(';'))))} › ${subqueueName(path)}`;
-    }
+    case 'subqueue':
+      return queueCaption(ref.path ?? '');
     default:
       return '';
   }

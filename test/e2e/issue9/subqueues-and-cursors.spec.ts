@@ -114,3 +114,27 @@ test('walk a queue with a cursor: current, next, receive, wait at the end', asyn
   await expect(current).toContainText('late arrival');
   await dialog.getByRole('button', { name: 'Close' }).click();
 });
+
+test('R-D9 a test message names its own dead-letter queue', async ({ consolePage: page, service }) => {
+  await service.call('queueCreate', { path: '.\\private$\\billing', transactional: true });
+  await service.call('queueCreate', { path: '.\\private$\\billing-dead', transactional: true });
+  await expandPath(page, ['Private Queues', 'billing']);
+  await page.getByRole('treeitem', { level: 5 }).filter({ hasText: 'Queue messages' }).first().click();
+  await action(page, 'sendTest').click();
+  const send = page.getByRole('dialog', { name: /Send test message to billing/ });
+  await send.getByLabel('Label', { exact: true }).fill('invoice 7');
+  await send.getByLabel('Transactional (a single-message transaction)').check();
+  await send.getByRole('tab', { name: 'Acknowledgment and timers' }).click();
+  await send.getByLabel('Journal', { exact: true }).selectOption('deadletter');
+  await send.getByRole('tab', { name: 'Advanced' }).click();
+  await send.getByLabel('Dead-letter queue').fill('.\\private$\\billing-dead');
+  await send.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(send).toBeHidden();
+  await messageGrid(page).getByRole('row').filter({ hasText: 'invoice 7' }).dblclick();
+  await expect(
+    page
+      .getByRole('dialog', { name: 'invoice 7 Properties' })
+      .locator('.field')
+      .filter({ hasText: 'Dead-letter queue' }),
+  ).toContainText('.\\private$\\billing-dead');
+});

@@ -4,6 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QkClient, readServiceEndpoint } from '@qk/client';
+import { runService } from '@qk/service';
+import { resolveTarget } from '../../../core/cli/src/target.js';
 
 const appEvents = new Map<string, (...args: unknown[]) => void>();
 let ready: () => void = () => undefined;
@@ -31,6 +34,7 @@ class FakeWindow {
     windows.push({ options, loadURL: this.loadURL });
   }
 }
+const utilityProcess = { fork: vi.fn(() => ({})) };
 const host = {
   name: 'ALPHA',
   id: 'id',
@@ -47,7 +51,7 @@ vi.mock('electron', () => ({
   Menu: menu,
   BrowserWindow: FakeWindow,
   dialog: { showErrorBox: vi.fn() },
-  utilityProcess: { fork: vi.fn(() => ({})) },
+  utilityProcess,
   session: {
     defaultSession: {
       webRequest: { onHeadersReceived: vi.fn() },
@@ -56,7 +60,8 @@ vi.mock('electron', () => ({
     },
   },
 }));
-vi.mock('../../../electron/host-connection.js', () => ({ connectHost: vi.fn(async () => host) }));
+const connectHost = vi.fn(async () => host);
+vi.mock('../../../electron/host-connection.js', () => ({ connectHost }));
 
 const { appPaths, runMain } = await import('../../../electron/app-main.js');
 const { applicationMenuTemplate } = await import('../../../electron/menu.js');
@@ -67,7 +72,15 @@ mkdirSync(join(dist, 'electron'));
 mkdirSync(join(dist, 'renderer'));
 writeFileSync(join(dist, 'renderer/index.html'), '<title>the console</title>');
 writeFileSync(join(dist, 'electron/main.cjs'), 'secret main bundle');
-afterAll(() => rmSync(dist, { recursive: true, force: true }));
+// The data folder of every test: QK_DATA, so no test ever looks at the real per-user folder.
+const dataDir = join(dist, 'data');
+const savedQkData = process.env['QK_DATA'];
+process.env['QK_DATA'] = dataDir;
+afterAll(() => {
+  if (savedQkData === undefined) delete process.env['QK_DATA'];
+  else process.env['QK_DATA'] = savedQkData;
+  rmSync(dist, { recursive: true, force: true });
+});
 
 /** Runs the main process until its window and bridge exist. */
 async function start(packaged: boolean) {
@@ -138,10 +151,68 @@ describe('electron main', () => {
     expect((await start(false)).window?.options.webPreferences?.devTools).toBe(true);
   });
 
-  it('keeps the data in the user data folder', () => {
-    expect(appPaths('/app/dist/electron', '/home/u/.config/Queuekeeper').dataDir).toBe(
-      '/home/u/.config/Queuekeeper/data',
-    );
+  it('starts the service in a utility process on the data folder when none runs there', async () => {
+    await start(true);
+    expect(utilityProcess.fork).toHaveBeenCalledWith(join(dist, 'electron/main.cjs'), ['--qk-data', dataDir], {
+      serviceName: 'Queuekeeper Message Queuing',
+      stdio: 'inherit',
+    });
+    expect(connectHost).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the data folder: one queue manager for the desktop app and qk', () => {
+  const folder = (env: NodeJS.ProcessEnv) => appPaths('/app/dist/electron', env).dataDir;
+  const qkFolder = (env: NodeJS.ProcessEnv) => {
+    const target = resolveTarget({}, env);
+    return target.kind === 'data' ? target.dataDir : null;
+  };
+
+  it('is the folder qk uses: QK_DATA, else $XDG_DATA_HOME/queuekeeper, else ~/.local/share/queuekeeper', () => {
+    const cases: NodeJS.ProcessEnv[] = [
+      { QK_DATA: '/srv/qk', XDG_DATA_HOME: '/home/u/.data' },
+      { XDG_DATA_HOME: '/home/u/.data' },
+      { HOME: '/home/u' },
+    ];
+    expect(cases.map(folder)).toEqual(cases.map(qkFolder));
+    expect(cases.map(folder).slice(0, 2)).toEqual(['/srv/qk', '/home/u/.data/queuekeeper']);
+  });
+});
+
+describe('with a service already running on the data folder', () => {
+  beforeEach(() => {
+    appEvents.clear();
+    windows.length = 0;
+    vi.clearAllMocks();
+  });
+
+  it('uses that service (no second one), and leaves it running when the app quits', async () => {
+    const service = await runService({ dataDir, name: 'DESKTOP', consoleDir: null });
+    const other = await QkClient.fromDataDir(dataDir);
+    try {
+      const { call } = await start(true);
+      expect(utilityProcess.fork).not.toHaveBeenCalled();
+      expect(connectHost).not.toHaveBeenCalled();
+      const page = { sender: contents, senderFrame: { url: 'app://console/index.html', parent: null } };
+      await expect(call(page, 'queueCreate', { path: '.\\private$\\from-the-app' })).resolves.toMatchObject({
+        ok: true,
+      });
+      // What the console did is what qk sees: the same queue manager.
+      expect((await other.queueList({})).map((q) => q.path)).toContain('.\\private$\\from-the-app');
+      await expect(call(page, 'queueShow', { path: '.\\private$\\missing' })).resolves.toMatchObject({
+        ok: false,
+        error: { code: 'QUEUE_NOT_FOUND' },
+      });
+
+      const preventDefault = vi.fn();
+      appEvents.get('will-quit')?.({ preventDefault });
+      await vi.waitFor(() => expect(app.quit).toHaveBeenCalled());
+      expect(readServiceEndpoint(dataDir).url).toBe(service.url);
+      expect((await other.serviceStatus({})).name).toBe('DESKTOP');
+    } finally {
+      await other.close();
+      await service.stop();
+    }
   });
 });
 

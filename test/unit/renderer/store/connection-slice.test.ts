@@ -54,4 +54,26 @@ describe('Connect to another computer', () => {
     expect(store.getState().computers.map((c) => c.name)).toEqual(['ALPHA']);
     expect(remote.close).toHaveBeenCalled();
   });
+
+  it('reloads once the event stream opens: what changed before it subscribed was told to nobody', async () => {
+    const client = createEngineClient('ALPHA');
+    // An event stream that opens only after the first load, as a WebSocket may.
+    let opened: ((connected: boolean) => void) | null = null;
+    const late = {
+      ...client,
+      subscribe: () => () => undefined,
+      onConnectionChange: (listener: (connected: boolean) => void) => {
+        opened = listener;
+        return () => undefined;
+      },
+    };
+    const store = createAppStore(late, { storage: null });
+    await store.getState().start();
+    await client.queueCreate({ path: '.\\private$\\early' });
+    expect(store.getState().queues['local']?.some((q) => q.path === '.\\private$\\early')).toBe(false);
+    (opened as ((connected: boolean) => void) | null)?.(true);
+    await eventually(() =>
+      expect(store.getState().queues['local']?.some((q) => q.path === '.\\private$\\early')).toBe(true),
+    );
+  });
 });
