@@ -93,26 +93,27 @@ export function MessageList({ caption }: { caption: string }) {
   });
 
   const onRowMouseDown = useCallback(
-    (event: MouseEvent, index: number) => {
+    (event: MouseEvent, index: number, shown: MessageInfo | undefined) => {
       const s = store.getState();
       if (event.button === 2) {
         // Right-click acts on the row under the pointer, keeping a selection it belongs to (Explorer's rule).
-        const row = s.messageAt(index);
-        if (row && !s.selection[row.lookupId] && !s.allSelected) s.selectIndex(index, 'replace');
+        const row = shown ?? s.messageAt(index);
+        if (row && !s.selection[row.lookupId] && !s.allSelected) s.selectIndex(index, 'replace', row);
         return;
       }
-      s.selectIndex(index, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'replace');
+      const mode = event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'replace';
+      s.selectIndex(index, mode, shown);
     },
     [store],
   );
   const onRowDoubleClick = useCallback(() => openSelectedProperties(store), [store]);
   const onRowDragStart = useCallback(
-    (event: DragEvent, index: number) => {
+    (event: DragEvent, index: number, shown: MessageInfo | undefined) => {
       const s = store.getState();
-      const row = s.messageAt(index);
+      const row = shown ?? s.messageAt(index);
       if (!s.target || !row) return;
       // Dragging an unselected row drags that row alone, as in Explorer.
-      if (!s.selection[row.lookupId] && !s.allSelected) s.selectIndex(index, 'replace');
+      if (!s.selection[row.lookupId] && !s.allSelected) s.selectIndex(index, 'replace', row);
       startMessageDrag(event, {
         computer: s.target.computer,
         path: s.target.path,

@@ -17,9 +17,10 @@ interface RowProps {
   columns: Column<MessageInfo, unknown>[];
   /** Only to re-render when a column is resized. */
   sizes: Record<string, number>;
-  onMouseDown: (event: MouseEvent, index: number) => void;
+  /** `shown` is the message this row displays: what a click selects, even when the pages moved on meanwhile. */
+  onMouseDown: (event: MouseEvent, index: number, shown: MessageInfo | undefined) => void;
   onDoubleClick: () => void;
-  onDragStart: (event: DragEvent, index: number) => void;
+  onDragStart: (event: DragEvent, index: number, shown: MessageInfo | undefined) => void;
 }
 
 /** A message row, or a "Loading…" placeholder while its page is on its way. */
@@ -42,10 +43,10 @@ export const MessageRow = memo(function MessageRow({
       aria-selected={selected}
       className={`grid-row${selected ? ' selected' : ''}${focused ? ' focused' : ''}${index % 2 ? ' odd' : ''}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_HEIGHT }}
-      onMouseDown={(e) => onMouseDown(e, index)}
+      onMouseDown={(e) => onMouseDown(e, index, message)}
       onDoubleClick={onDoubleClick}
       draggable={message !== undefined}
-      onDragStart={(e) => onDragStart(e, index)}
+      onDragStart={(e) => onDragStart(e, index, message)}
     >
       {message ? (
         columns.map((column) => <Cell key={column.id} column={column} message={message} index={index} />)

@@ -119,8 +119,8 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
       set({ filterVisible: visible });
     },
 
-    selectIndex(index, mode) {
-      set(selectRow(selectionOf(get()), index, mode, (i) => cache.rowAt(i)));
+    selectIndex(index, mode, shown) {
+      set(selectRow(selectionOf(get()), index, mode, (i) => (i === index && shown ? shown : cache.rowAt(i))));
     },
 
     focusIndexOnly(index) {

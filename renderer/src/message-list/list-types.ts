@@ -23,7 +23,12 @@ export interface ListSlice extends ListSelection {
   setSort(sort: ListSort): void;
   setFilter(filter: Partial<ListFilter>): void;
   setFilterVisible(visible: boolean): void;
-  selectIndex(index: number, mode: SelectMode): void;
+  /**
+   * Selects the row at `index`. `shown` is the message the row displayed when it was clicked: the selection
+   * takes it rather than whatever the refreshed pages now hold at that position (a Delete must act on what the
+   * administrator saw).
+   */
+  selectIndex(index: number, mode: SelectMode, shown?: MessageInfo): void;
   /** Moves the keyboard focus without changing the selection. */
   focusIndexOnly(index: number): void;
   selectAll(): void;

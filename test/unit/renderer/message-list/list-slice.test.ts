@@ -97,6 +97,18 @@ describe('message list in the store', () => {
     expect(store.getState().selectedCount()).toBe(1);
   });
 
+  it('a click selects the message its row showed, even when the pages moved on before it was handled', async () => {
+    const { client, store } = await setup(2);
+    const shown = store.getState().messageAt(1);
+    // A message of higher priority arrives and the refreshed page puts it at index 1 before the row re-renders.
+    await client.send({ path: PATH, message: { label: 'urgent', priority: 7 } });
+    store.getState().invalidateList();
+    await flush();
+    expect(store.getState().messageAt(1)?.label).not.toBe(shown?.label);
+    store.getState().selectIndex(1, 'replace', shown);
+    expect(Object.keys(store.getState().selection)).toEqual([String(shown?.lookupId)]);
+  });
+
   it('shows the service error of a failed page with its code', async () => {
     const { store } = await setup(0);
     store.getState().setTarget({ computer: 'local', path: '.\\private$\\missing' });
