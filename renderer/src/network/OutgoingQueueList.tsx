@@ -4,6 +4,7 @@
  * row is what the Actions pane acts on (Pause, Resume, Purge), as in MMC.
  */
 import { useState, type KeyboardEvent } from 'react';
+import { onGridKeyDown } from '../shell/grid-keys.js';
 import type { OutgoingQueueInfo } from '@qk/model';
 import { buildActions, findAction } from '../commands/actions.js';
 import { formatBytes, formatCount, formatTime } from '../format/format.js';
@@ -53,40 +54,16 @@ export function OutgoingQueueList({ computer, caption }: { computer: string; cap
   };
   const menu = () => buildActions(store).selectionActions;
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    const current = list.findIndex((o) => nodeFor(o) === selected);
-    const at = current >= 0 ? current : focused;
-    switch (event.key) {
-      case 'ArrowDown':
-        select(Math.min(list.length - 1, current < 0 ? 0 : at + 1));
-        break;
-      case 'ArrowUp':
-        select(Math.max(0, at - 1));
-        break;
-      case 'Home':
-        select(0);
-        break;
-      case 'End':
-        select(list.length - 1);
-        break;
-      case 'Enter':
-        if (event.altKey) return;
-        if (current < 0) select(at);
-        findAction(buildActions(store), 'open')?.run();
-        break;
-      case 'F10':
-      case 'ContextMenu': {
-        if (event.key === 'F10' && !event.shiftKey) return;
-        if (current < 0) select(at);
-        const rect = document.getElementById(`outgoing-row-${at}`)?.getBoundingClientRect();
-        openMenu((rect?.left ?? 0) + 24, rect?.bottom ?? 0, menu());
-        break;
-      }
-      default:
-        return;
-    }
-    event.preventDefault();
-  };
+  const onKeyDown = (event: KeyboardEvent) =>
+    onGridKeyDown(event, {
+      count: list.length,
+      current: list.findIndex((o) => nodeFor(o) === selected),
+      focused,
+      select,
+      open: () => findAction(buildActions(store), 'open')?.run(),
+      openMenuAt: (x, y) => openMenu(x, y, menu()),
+      rowId: (index) => `outgoing-row-${index}`,
+    });
 
   return (
     <div

@@ -12,6 +12,7 @@ import {
   type SortingState,
 } from '@tanstack/react-table';
 import { useState, type KeyboardEvent } from 'react';
+import { onGridKeyDown } from '../shell/grid-keys.js';
 import type { QueueInfo } from '@qk/model';
 import { buildActions, findAction } from '../commands/actions.js';
 import { formatBytes, formatCount } from '../format/format.js';
@@ -161,43 +162,17 @@ export function QueueList({ computer, queues, caption }: { computer: string; que
     item?.run();
   };
 
-  const onKeyDown = (event: KeyboardEvent) => {
-    const current = rows.findIndex((r) => nodeFor(r.original) === selected);
-    const at = current >= 0 ? current : focused;
-    switch (event.key) {
-      case 'ArrowDown':
-        select(Math.min(rows.length - 1, current < 0 ? 0 : at + 1));
-        break;
-      case 'ArrowUp':
-        select(Math.max(0, at - 1));
-        break;
-      case 'Home':
-        select(0);
-        break;
-      case 'End':
-        select(rows.length - 1);
-        break;
-      case 'Enter':
-        if (event.altKey) return;
-        if (current < 0) select(at);
-        runOwn('open');
-        break;
-      case 'Delete':
-        runOwn('deleteQueue');
-        break;
-      case 'F10':
-      case 'ContextMenu': {
-        if (event.key === 'F10' && !event.shiftKey) return;
-        if (current < 0) select(at);
-        const rect = document.getElementById(`queue-row-${at}`)?.getBoundingClientRect();
-        openMenu((rect?.left ?? 0) + 24, rect?.bottom ?? 0, selectionMenu());
-        break;
-      }
-      default:
-        return;
-    }
-    event.preventDefault();
-  };
+  const onKeyDown = (event: KeyboardEvent) =>
+    onGridKeyDown(event, {
+      count: rows.length,
+      current: rows.findIndex((r) => nodeFor(r.original) === selected),
+      focused,
+      select,
+      open: () => runOwn('open'),
+      remove: () => runOwn('deleteQueue'),
+      openMenuAt: (x, y) => openMenu(x, y, selectionMenu()),
+      rowId: (index) => `queue-row-${index}`,
+    });
 
   return (
     <div

@@ -1,5 +1,6 @@
 /** The middle pane: what the selected tree node is — child nodes, a list of queues, or a message list. */
 import type { KeyboardEvent } from 'react';
+import { onGridKeyDown } from './grid-keys.js';
 import { buildActions } from '../commands/actions.js';
 import { formatBytes, formatCount } from '../format/format.js';
 import { isFilterActive } from '../message-list/list-query.js';
@@ -218,32 +219,19 @@ function ChildList({
   );
   const select = (index: number) => store.getState().selectResultItem(items[index]?.id ?? null);
   const menu = () => buildActions(store).selectionActions;
-  const onKeyDown = (event: KeyboardEvent) => {
-    const current = items.findIndex((item) => item.id === selected);
-    switch (event.key) {
-      case 'ArrowDown':
-        select(current < 0 ? 0 : Math.min(items.length - 1, current + 1));
-        break;
-      case 'ArrowUp':
-        select(Math.max(0, current - 1));
-        break;
-      case 'Enter':
-        if (event.altKey) return;
-        if (items[at]) store.getState().revealNode(items[at].id);
-        break;
-      case 'F10':
-      case 'ContextMenu': {
-        if (event.key === 'F10' && !event.shiftKey) return;
-        if (current < 0) select(at);
-        const rect = document.getElementById(`child-row-${at}`)?.getBoundingClientRect();
-        openMenu((rect?.left ?? 0) + 24, rect?.bottom ?? 0, menu());
-        break;
-      }
-      default:
-        return;
-    }
-    event.preventDefault();
-  };
+  const onKeyDown = (event: KeyboardEvent) =>
+    onGridKeyDown(event, {
+      count: items.length,
+      current: items.findIndex((item) => item.id === selected),
+      focused: at,
+      select,
+      open: (index) => {
+        const item = items[index];
+        if (item) store.getState().revealNode(item.id);
+      },
+      openMenuAt: (x, y) => openMenu(x, y, menu()),
+      rowId: (index) => `child-row-${index}`,
+    });
   return (
     <div
       className="grid child-grid"
