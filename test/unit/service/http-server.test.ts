@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,34 @@ describe('HTTP + WebSocket server over the real engine', () => {
     await server.close();
     await host.close();
     cleanup();
+  });
+
+  it('a request the HTTP parser cannot read gets the contract envelope and Connection: close, and the socket closes', async () => {
+    const { port } = new URL(server.url);
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1');
+        let answer = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => (answer += chunk));
+        socket.on('error', reject);
+        // 'close' (not a timeout): the service ends the connection itself once it has answered.
+        socket.on('close', () => resolve(answer));
+        socket.write(request);
+      });
+    const malformed = await raw('POST /api/v1/queueList HTTP/1.1\r\nHost: 127.0.0.1\r\nNot a header\r\n\r\n');
+    const oversized = await raw(
+      `POST /api/v1/queueList HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(70_000)}\r\n\r\n`,
+    );
+    for (const [answer, status] of [
+      [malformed, 400],
+      [oversized, 431],
+    ] as const) {
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(head.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(body)).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+    }
   });
 
   it('listens on loopback; a console link carries a one-time code, exchanged once for a session token', async () => {

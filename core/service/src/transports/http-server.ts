@@ -12,6 +12,7 @@ import type { ServiceHost } from '../host/host.js';
 import { findConsoleDir, registerConsole } from '../console/console-assets.js';
 import { registerConsoleSession } from '../console/console-session.js';
 import { Access } from './access.js';
+import { answerClientError } from './client-error.js';
 import { HTTP_BODY_LIMIT, registerApi } from './api-routes.js';
 import { RequestLogController } from './http-log.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
@@ -87,6 +88,7 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     bodyLimit: HTTP_BODY_LIMIT,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    clientErrorHandler: answerClientError,
     ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
   }) as unknown as FastifyInstance;
   let boundHost = `${options.listen.host}:${options.listen.port}`;
