@@ -1,3 +1,5 @@
+import { BUCKETS_SQL } from './buckets.js';
+
 /**
  * Numbered, append-only schema migrations. Never edit a shipped entry: add the next one. The version a
  * store is at lives in `PRAGMA user_version`.
@@ -193,6 +195,12 @@ export const migrations: readonly Migration[] = [
         created_ms INTEGER NOT NULL
       );
     `,
+  },
+  {
+    version: 5,
+    description:
+      'logical purge: the bucket each purged queue stores its messages under, and purged buckets still to delete',
+    sql: BUCKETS_SQL,
   },
 ];
 

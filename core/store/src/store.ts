@@ -6,10 +6,16 @@ import { QueueStore } from './queue-store.js';
 import { NetworkConfigStore } from './network-config-store.js';
 import { NetworkDeliveryStore } from './network-delivery-store.js';
 import { SpaceReserve } from './space-reserve.js';
+import { Buckets } from './buckets.js';
+import { BulkExpiry } from './bulk-expiry.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
   readonly messages: MessageStore;
+  /** Which bucket each queue stores its messages under; purged buckets still to delete (logical purge). */
+  readonly buckets: Buckets;
+  /** Expiry of the messages that owe nothing per message, in sets. */
+  readonly bulkExpiry: BulkExpiry;
   /** Receive order walked from a position (the engine's receive cursors). */
   readonly readyOrder: ReadyOrder;
   readonly queues: QueueStore;
@@ -23,8 +29,10 @@ export class Store {
     private readonly db: Db,
     private readonly reserve: SpaceReserve,
   ) {
-    this.messages = new MessageStore(db);
-    this.readyOrder = new ReadyOrder(db);
+    this.buckets = new Buckets(db);
+    this.messages = new MessageStore(db, this.buckets);
+    this.readyOrder = new ReadyOrder(db, this.buckets);
+    this.bulkExpiry = new BulkExpiry(db, this.buckets);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
     this.delivery = new NetworkDeliveryStore(db);
