@@ -31,10 +31,12 @@ export function expireInBulk(ctx: EngineContext, nowMs: number, limit: number): 
     const copied = letters.length === 0 || copyHasRoom(core, dlq, sumOf(letters)) ? letters : [];
     const gone = copied === letters ? taken : taken.filter((m) => !m.deadLetter);
     // Arrived in the dead-letter queue now, as place() stamps it (not when the pass found them due).
-    if (copied.length > 0) copyAsDeadLetters(ctx, table, copied, core.clock.now());
+    if (copied.length > 0) moveAsDeadLetters(ctx, table, copied, core.clock.now());
+    // The rest go without a trace but their counters and events.
+    const deleted = copied.length > 0 ? gone.filter((m) => !m.deadLetter) : gone;
     core.store.messages.removeMany(
       table,
-      gone.map((m) => m.lookupId),
+      deleted.map((m) => m.lookupId),
     );
     countRemoved(ctx, gone);
     removed += gone.length;
@@ -42,12 +44,21 @@ export function expireInBulk(ctx: EngineContext, nowMs: number, limit: number): 
   return { removed, full: full && removed > 0 };
 }
 
-function copyAsDeadLetters(ctx: EngineContext, table: MessageTable, letters: PlainExpired[], nowMs: number): void {
+function moveAsDeadLetters(ctx: EngineContext, table: MessageTable, letters: PlainExpired[], nowMs: number): void {
   const { core } = ctx;
   const dlq = core.registry.system('DEADLETTER');
   const classCode = MessageClass.NACK_RECEIVE_TIMEOUT; // R-X7, R-D4
-  const pairs = letters.map((m) => [m.lookupId, core.sequences.nextLookupId()] as [number, number]);
-  core.store.bulkExpiry.copyAsDeadLetters(table, pairs, dlq.id, classCode, nowMs);
+  // Lookup IDs are handed out one after the other (identity.ts), so the copies' are firstId, firstId + 1, …
+  const firstId = core.sequences.nextLookupId();
+  for (let i = 1; i < letters.length; i++) core.sequences.nextLookupId();
+  core.store.bulkExpiry.moveAsDeadLetters(
+    table,
+    letters.map((m) => m.lookupId),
+    firstId,
+    dlq.id,
+    classCode,
+    nowMs,
+  );
   const bytes = sumOf(letters);
   const n = letters.length;
   core.registry.count(dlq.id, n, bytes, 0);
@@ -60,7 +71,7 @@ function copyAsDeadLetters(ctx: EngineContext, table: MessageTable, letters: Pla
     core.touched(dlq.id);
     const path = core.registry.pathOf(dlq);
     letters.forEach((m, i) => {
-      const lookupId = (pairs[i] as [number, number])[1];
+      const lookupId = firstId + i;
       core.emit({ type: 'messageArrived', path, lookupId, id: m.msgId, classCode });
       core.wake(dlq.id, { lookupId, priority: m.priority, table });
     });

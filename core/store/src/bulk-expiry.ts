@@ -1,11 +1,10 @@
 /**
  * Expiry in sets (issue 11: 100,000 due at once within a second). Most expiring messages owe nothing of their
  * own: no acknowledgment, no transaction, at most a dead-letter copy in this computer's DEADLETTER$ (R-X7,
- * R-D1). Those are found as narrow rows, copied into the dead-letter queue with one INSERT … SELECT and
- * deleted with one DELETE, without ever reading a body into JavaScript. Everything else expires one by one.
+ * R-D1). Those are found as narrow rows; the ones to dead-letter become their dead letters by one UPDATE (a
+ * new lookup ID, queue and class), the others go by one DELETE, without ever reading a body into JavaScript. Everything else expires one by one.
  */
 import type Database from 'better-sqlite3';
-import { MESSAGE_COLUMNS } from './message-rows.js';
 import type { Buckets } from './buckets.js';
 import type { MessageTable } from './records.js';
 import type { Db } from './open-database.js';
@@ -23,18 +22,8 @@ export interface PlainExpired {
 
 interface Statements {
   plainDue: Database.Statement;
-  copy: Database.Statement;
+  move: Database.Statement;
 }
-
-/** Columns of the copy, in MESSAGE_COLUMNS order: new lookup ID, the dead-letter queue, ready, the failure class, arrived now, no timer. */
-const COPY_VALUES: Record<string, string> = {
-  lookup_id: 'j.value ->> 1',
-  queue_id: '@queue',
-  status: '1',
-  class: '@classCode',
-  arrived_ms: '@now',
-  expires_ms: 'NULL',
-};
 
 export class BulkExpiry {
   private readonly tables: Record<MessageTable, Statements>;
@@ -54,11 +43,13 @@ export class BulkExpiry {
              ORDER BY expires_ms LIMIT ?`,
         )
         .raw(true),
-      // CROSS JOIN keeps SQLite from scanning the table: the pairs are walked, each original found by its key.
-      copy: db.prepare(
-        `INSERT INTO ${t}.messages (${MESSAGE_COLUMNS.join(', ')})
-           SELECT ${MESSAGE_COLUMNS.map((c) => COPY_VALUES[c] ?? `m.${c}`).join(', ')}
-           FROM json_each(@pairs) j CROSS JOIN ${t}.messages m ON m.lookup_id = j.value ->> 0`,
+      // The dead letter is the same row with a new lookup ID, queue, class, arrival and no timer — what a
+      // copy by place() plus the original's deletion leave — so the row is moved, not copied and deleted
+      // (half the work). New lookup IDs are above every stored one: no key collides on the way.
+      move: db.prepare(
+        `UPDATE ${t}.messages SET lookup_id = @firstId + j.key, queue_id = @queue, status = 1, class = @classCode,
+           arrived_ms = @now, expires_ms = NULL
+         FROM json_each(@originals) j WHERE ${t}.messages.lookup_id = j.value`,
       ),
     });
     this.tables = { main: prepare('main'), mem: prepare('mem') };
@@ -85,22 +76,25 @@ export class BulkExpiry {
   }
 
   /**
-   * Copies messages of a table into a queue as dead letters in one statement: each pair is (lookup ID of the
-   * original, lookup ID of its copy); the copy is ready, of class `classCode`, arrived at `nowMs`, with no timer.
+   * Turns messages of a table into dead letters in a queue, in one statement: `originals[i]` leaves its queue
+   * and its dead letter, lookup ID `firstId + i`, is ready there, of class `classCode`, arrived at `nowMs`,
+   * with no timer (R-D4) — the row place() would insert, in the table of its delivery (unchanged).
    */
-  copyAsDeadLetters(
+  moveAsDeadLetters(
     table: MessageTable,
-    pairs: readonly [number, number][],
+    originals: readonly number[],
+    firstId: number,
     queueId: number,
     classCode: number,
     nowMs: number,
   ): void {
-    if (pairs.length > 0)
-      this.tables[table].copy.run({
+    if (originals.length > 0)
+      this.tables[table].move.run({
         queue: this.buckets.of(queueId),
         classCode,
         now: nowMs,
-        pairs: JSON.stringify(pairs),
+        firstId,
+        originals: JSON.stringify(originals),
       });
   }
 }
