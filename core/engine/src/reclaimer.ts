@@ -93,7 +93,9 @@ export class Reclaimer {
   kick(): void {
     if (this.running || this.closed() || this.ctx.core.store.buckets.deadBuckets().length === 0) return;
     this.running = true;
-    void this.loop();
+    this.loop().catch((error: unknown) =>
+      this.ctx.log().error({ err: error }, 'The deletion of purged messages stopped'),
+    );
   }
 
   private async loop(): Promise<void> {
