@@ -196,8 +196,7 @@ export class UnitRunner {
     try {
       this.store.syncNow();
     } catch (error) {
-      this.failSync([], error);
-      throw this.diskFailure;
+      throw this.failSync([], error);
     }
   }
 
@@ -206,15 +205,16 @@ export class UnitRunner {
    * Its callers are told the store failed, and no more durable work is taken until a restart — after a failed
    * fsync the operating system may have dropped the pages it could not write, so a later success proves nothing.
    */
-  private failSync(covered: Unsynced[], error: unknown): void {
+  private failSync(covered: Unsynced[], error: unknown): QkError {
     const why = error instanceof Error ? error.message : String(error);
-    this.diskFailure ??= new QkError(
+    const failure = (this.diskFailure ??= new QkError(
       'MESSAGE_STORAGE_FAILED',
       `The disk holding the store did not confirm a write (${why}): restart the service once the disk is healthy.`,
-    );
-    process.emitWarning(this.diskFailure.message, { code: 'QK_STORE_SYNC_FAILED' });
-    for (const { item } of covered) item.reject(this.diskFailure);
-    for (const { item } of this.unsynced.splice(0)) item.reject(this.diskFailure);
+    ));
+    process.emitWarning(failure.message, { code: 'QK_STORE_SYNC_FAILED' });
+    for (const { item } of covered) item.reject(failure);
+    for (const { item } of this.unsynced.splice(0)) item.reject(failure);
+    return failure;
   }
 
   private ensureDiskHealthy(): void {

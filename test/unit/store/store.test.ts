@@ -26,10 +26,10 @@ test('commits do not wait for the disk (synchronous NORMAL): Store.sync puts the
   const dir = tempDir();
   const store = Store.open(dir);
   const synced: number[] = [];
-  const fdatasync = vi.spyOn(fs, 'fdatasync').mockImplementation(((fd: number, done: (e: Error | null) => void) => {
+  const fdatasync = vi.spyOn(fs, 'fdatasync').mockImplementation((fd: number, done: (e: Error | null) => void) => {
     synced.push(fs.fstatSync(fd).ino);
     done(null);
-  }) as typeof fs.fdatasync);
+  });
   try {
     store.transaction(() => store.queues.setMeta('k', 'v'));
     const error = await new Promise<Error | null>((resolve) => store.sync(resolve));
