@@ -217,6 +217,7 @@ class QueueManager implements QueueManagerApi {
     this.networkPort = new EngineNetworkPort({
       core: this.core,
       claims: this.claims,
+      cursors: this.receiveCursors,
       duplicates: this.duplicates,
       arrivals: this.arrivalsInFlight,
       config: this.networkConfig,
@@ -478,9 +479,12 @@ class QueueManager implements QueueManagerApi {
     return queue;
   }
 
-  /** Runs work durably (group commit) or at once for work that touches only express messages. */
-  private async execute<T>(durable: boolean, work: () => T): Promise<T> {
-    return durable ? this.runner.runDurable(work) : this.runner.runNow(work);
+  /**
+   * Runs work durably (group commit, answered once on disk) or at once for work that touches only express
+   * messages. `answerOnCommit`: see UnitOptions (the removal of a receive).
+   */
+  private async execute<T>(durable: boolean, work: () => T, answerOnCommit = false): Promise<T> {
+    return durable ? this.runner.runDurable(work, { answerOnCommit }) : this.runner.runNow(work, { express: true });
   }
 
   /** See EngineContext.holding. */
@@ -762,10 +766,15 @@ class QueueManager implements QueueManagerApi {
   private async finishReceives(messages: StoredMessage[]): Promise<void> {
     const durable = messages.some((m) => m.table === 'main');
     try {
-      await this.execute(durable, () => {
-        // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
-        for (const m of messages) removeMessage(this.core, m, 'received');
-      });
+      // The reply is written in the turn of the commit, so the caller cannot go away in between (delivery.ts).
+      await this.execute(
+        durable,
+        () => {
+          // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
+          for (const m of messages) removeMessage(this.core, m, 'received');
+        },
+        true,
+      );
     } catch (error) {
       // Not removed after all (the commit failed): the messages are ready again for the next receive.
       this.releaseClaims(messages, true);

@@ -105,9 +105,13 @@ export class Reclaimer {
         const dead = core.store.buckets.deadBuckets()[0];
         if (!dead) return;
         // Rows are read inside the unit: what a chunk deletes is what is there when it commits.
-        await runner.runDurable(() => {
-          if (core.store.buckets.deadBucket(dead.bucket)) reclaimChunk(this.ctx, dead, RECLAIM_CHUNK);
-        }, FREES_SPACE);
+        // Nobody waits for its answer: the next chunk follows the commit, not the disk (unit-runner.ts).
+        await runner.runDurable(
+          () => {
+            if (core.store.buckets.deadBucket(dead.bucket)) reclaimChunk(this.ctx, dead, RECLAIM_CHUNK);
+          },
+          { ...FREES_SPACE, answerOnCommit: true },
+        );
         // Let the calls that came meanwhile run before the next chunk.
         await new Promise((resolve) => setImmediate(resolve));
       }
