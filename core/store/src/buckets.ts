@@ -143,16 +143,3 @@ export class Buckets {
     this.queueByBucket.set(bucket, queueId);
   }
 }
-
-/** Migration 5: where buckets and dead buckets are kept. */
-export const BUCKETS_SQL = `
-  -- Queues whose messages are stored under another number than their id since a purge (core/store/src/buckets.ts).
-  CREATE TABLE queue_buckets (queue_id INTEGER PRIMARY KEY, bucket INTEGER NOT NULL UNIQUE);
-  -- Purged buckets whose rows are still to be deleted, with what their messages owe as they go (R-P3, R-P6).
-  CREATE TABLE dead_buckets (
-    bucket INTEGER PRIMARY KEY,
-    queue_id INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    reason TEXT NOT NULL
-  );
-`;
