@@ -62,7 +62,7 @@ test('purge kill drill: SIGKILL while a purge is deleted in the background reviv
     for (let i = 0; i < AFTER; i++)
       await service.api().value('send', { path: queue, message: { label: `after-${i}`, delivery: 'recoverable' } });
     // A random moment of the background deletion (a few seconds for the whole of it on this machine).
-    await new Promise((resolve) => setTimeout(resolve, random.int(0, 400)));
+    await new Promise((resolve) => setTimeout(resolve, random.int(0, 150)));
     await service.kill9();
     await service.start();
 
