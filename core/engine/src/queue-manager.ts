@@ -57,6 +57,7 @@ import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
 import { CursorOperations } from './cursors.js';
 import { Expiry } from './expiry.js';
+import { Reclaimer } from './reclaimer.js';
 import { deleteQueue, purgeQueue } from './queue-removal.js';
 import { deliverSend, prepareSend } from './sending.js';
 import {
@@ -113,6 +114,7 @@ class QueueManager implements QueueManagerApi {
   /** Application cursors (R-C2–R-C5); `receiveCursors` are the receive-order cursors of the store. */
   private readonly appCursors: CursorOperations;
   private readonly expiry: Expiry;
+  private readonly reclaimer: Reclaimer;
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   /** Inbound and outbound delivery between computers (docs/network.md). */
@@ -188,6 +190,7 @@ class QueueManager implements QueueManagerApi {
       holding: (messages, work) => this.holding(messages, work),
       messageIn: (queue, lookupId) => messageIn(this.core, queue, lookupId),
       draftContext: () => this.draftContext(),
+      reclaimPurged: () => this.reclaimer.kick(),
       forget: (queue) => {
         const deleted = new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
         this.stopStreams(queue.id, deleted);
@@ -208,11 +211,13 @@ class QueueManager implements QueueManagerApi {
       (queueId) => this.appCursors.isOpenOn(queueId),
     );
     this.expiry = new Expiry(this.ctx, () => this.closed);
+    this.reclaimer = new Reclaimer(this.ctx, () => this.closed);
     this.appCursors = new CursorOperations(this.ctx);
     this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
     this.networkPort = new EngineNetworkPort({
       core: this.core,
       claims: this.claims,
+      cursors: this.receiveCursors,
       duplicates: this.duplicates,
       arrivals: this.arrivalsInFlight,
       config: this.networkConfig,
@@ -244,6 +249,8 @@ class QueueManager implements QueueManagerApi {
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
       while (qm.expiry.run(true));
+      // A purge whose rows were not all deleted before the stop goes on (they stayed purged meanwhile).
+      qm.reclaimer.kick();
       qm.scheduleTick();
       return qm;
     } catch (error) {
@@ -472,9 +479,12 @@ class QueueManager implements QueueManagerApi {
     return queue;
   }
 
-  /** Runs work durably (group commit) or at once for work that touches only express messages. */
-  private async execute<T>(durable: boolean, work: () => T): Promise<T> {
-    return durable ? this.runner.runDurable(work) : this.runner.runNow(work);
+  /**
+   * Runs work durably (group commit, answered once on disk) or at once for work that touches only express
+   * messages. `answerOnCommit`: see UnitOptions (the removal of a receive).
+   */
+  private async execute<T>(durable: boolean, work: () => T, answerOnCommit = false): Promise<T> {
+    return durable ? this.runner.runDurable(work, { answerOnCommit }) : this.runner.runNow(work, { express: true });
   }
 
   /** See EngineContext.holding. */
@@ -756,10 +766,15 @@ class QueueManager implements QueueManagerApi {
   private async finishReceives(messages: StoredMessage[]): Promise<void> {
     const durable = messages.some((m) => m.table === 'main');
     try {
-      await this.execute(durable, () => {
-        // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
-        for (const m of messages) removeMessage(this.core, m, 'received');
-      });
+      // The reply is written in the turn of the commit, so the caller cannot go away in between (delivery.ts).
+      await this.execute(
+        durable,
+        () => {
+          // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
+          for (const m of messages) removeMessage(this.core, m, 'received');
+        },
+        true,
+      );
     } catch (error) {
       // Not removed after all (the commit failed): the messages are ready again for the next receive.
       this.releaseClaims(messages, true);
@@ -959,6 +974,7 @@ class QueueManager implements QueueManagerApi {
     if (this.closed) return;
     try {
       this.expiry.run(false);
+      this.reclaimer.kick();
       this.networkPort.tick(this.clock.now());
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();

@@ -1,7 +1,10 @@
 /**
  * Runs units of work against the store. Durable work is batched: everything queued while the event loop
- * is busy is committed together (group commit, one fsync), each part in its own savepoint so a refused
- * part rolls back alone. Callers learn of success only after the commit.
+ * is busy is committed together (group commit), each part in its own savepoint so a refused part rolls back
+ * alone. Callers learn of success only once the commit is on disk: the disk is waited for off the event loop
+ * (Store.sync), one sync at a time, and commits made while a sync is on its way share the next one — so the
+ * loop keeps reading, committing and answering while the disk works, and a busy service makes fewer, larger
+ * syncs without a single caller waiting for a timer.
  */
 import { QkError } from '@qk/model';
 import { isDiskFullError, type Store } from '@qk/store';
@@ -15,13 +18,29 @@ export interface UnitOptions {
    * store's space reserve, since deleting is how room is made and SQLite needs WAL room even to delete.
    */
   freesSpace?: boolean;
+  /**
+   * runDurable: answer once committed, without waiting for the disk. For the removal of a receive, whose reply
+   * must be written in the same turn as the commit — a connection closing in between would leave a message
+   * removed whose reply cannot leave. The removal survives the process being killed; a power cut before the
+   * next sync (under a millisecond later) can only bring the message back, never lose one.
+   */
+  answerOnCommit?: boolean;
+  /** runNow: the work touches express messages only, which no disk keeps: nothing to sync. */
+  express?: boolean;
 }
 
 interface Pending {
   work: () => unknown;
   freesSpace: boolean;
+  answerOnCommit: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
+}
+
+/** A committed part waiting for its commit to reach the disk. */
+interface Unsynced {
+  item: Pending;
+  value: unknown;
 }
 
 /** Most parts one commit takes; the rest go in the next one. */
@@ -31,6 +50,11 @@ export class UnitRunner {
   private pending: Pending[] = [];
   private scheduled = false;
   private closed = false;
+  /** Committed parts whose answers wait for the next sync. */
+  private unsynced: Unsynced[] = [];
+  private syncing = false;
+  /** Set once a sync failed: what the disk holds is no longer known, so no more durable work is taken. */
+  private diskFailure: QkError | null = null;
 
   constructor(
     private readonly store: Store,
@@ -38,30 +62,39 @@ export class UnitRunner {
     private readonly sequences: Sequences,
   ) {}
 
-  /** Runs work now in its own transaction: for work on express messages or administration that must answer at once. */
+  /**
+   * Runs work now in its own transaction: for work on express messages or administration that must answer at
+   * once. Unless the work is express only, the commit is put on disk before this returns.
+   */
   runNow<T>(work: () => T, options: UnitOptions = {}): T {
     this.ensureOpen();
+    if (options.express !== true) this.ensureDiskHealthy();
     this.sequences.ensure(64);
     for (;;) {
       const mark = this.effects.mark();
+      let result: T;
       try {
-        const result = this.store.transaction(work);
-        this.effects.commit();
-        return result;
+        result = this.store.transaction(work);
       } catch (error) {
         this.effects.rollbackTo(mark);
         if (!(options.freesSpace === true && this.releaseReserveFor(error))) throw error;
+        continue;
       }
+      this.effects.commit();
+      if (options.express !== true) this.syncNow();
+      return result;
     }
   }
 
   /** Queues durable work; it resolves once committed with the work of everyone else who came meanwhile. */
   runDurable<T>(work: () => T, options: UnitOptions = {}): Promise<T> {
     this.ensureOpen();
+    this.ensureDiskHealthy();
     return new Promise<T>((resolve, reject) => {
       this.pending.push({
         work,
         freesSpace: options.freesSpace === true,
+        answerOnCommit: options.answerOnCommit === true,
         resolve: resolve as (value: unknown) => void,
         reject,
       });
@@ -72,18 +105,35 @@ export class UnitRunner {
     });
   }
 
-  /** Commits everything queued so far; used on close so no accepted work is lost. */
+  /** Commits everything queued so far and starts putting it on disk. */
   flush(): void {
+    this.commitPending();
+    this.startSync();
+  }
+
+  /** Commits and syncs everything queued, answering every caller; then refuses new work. */
+  close(): void {
+    this.commitPending();
+    // The sync on its way (if any) answers its own parts; the rest are put on disk here, before the store closes.
+    const rest = this.unsynced;
+    this.unsynced = [];
+    if (rest.length > 0) {
+      try {
+        this.store.syncNow();
+        for (const { item, value } of rest) item.resolve(value);
+      } catch (error) {
+        this.failSync(rest, error);
+      }
+    }
+    this.closed = true;
+  }
+
+  private commitPending(): void {
     this.scheduled = false;
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MAX_BATCH);
       this.commitBatch(batch);
     }
-  }
-
-  close(): void {
-    this.flush();
-    this.closed = true;
   }
 
   private commitBatch(batch: Pending[]): void {
@@ -121,9 +171,54 @@ export class UnitRunner {
     this.effects.commit();
     batch.forEach((item, i) => {
       const outcome = outcomes[i];
-      if (outcome?.ok) item.resolve(outcome.value);
-      else item.reject(outcome?.error);
+      // A refused part committed nothing of its own: its answer does not wait for the disk.
+      if (!outcome?.ok) item.reject(outcome?.error);
+      else if (item.answerOnCommit) item.resolve(outcome.value);
+      else this.unsynced.push({ item, value: outcome.value });
     });
+  }
+
+  /** Starts a sync for the parts committed so far, unless one is on its way (its end starts the next). */
+  private startSync(): void {
+    if (this.syncing || this.unsynced.length === 0) return;
+    const covered = this.unsynced;
+    this.unsynced = [];
+    this.syncing = true;
+    this.store.sync((error) => {
+      this.syncing = false;
+      if (error) this.failSync(covered, error);
+      else for (const { item, value } of covered) item.resolve(value);
+      this.startSync();
+    });
+  }
+
+  private syncNow(): void {
+    try {
+      this.store.syncNow();
+    } catch (error) {
+      throw this.failSync([], error);
+    }
+  }
+
+  /**
+   * A sync failed: what it covered is committed (others may already read it) but the disk did not confirm it.
+   * Its callers are told the store failed, and no more durable work is taken until a restart — after a failed
+   * fsync the operating system may have dropped the pages it could not write, so a later success proves nothing.
+   */
+  private failSync(covered: Unsynced[], error: unknown): QkError {
+    const why = error instanceof Error ? error.message : String(error);
+    const failure = (this.diskFailure ??= new QkError(
+      'MESSAGE_STORAGE_FAILED',
+      `The disk holding the store did not confirm a write (${why}): restart the service once the disk is healthy.`,
+    ));
+    process.emitWarning(failure.message, { code: 'QK_STORE_SYNC_FAILED' });
+    for (const { item } of covered) item.reject(failure);
+    for (const { item } of this.unsynced.splice(0)) item.reject(failure);
+    return failure;
+  }
+
+  private ensureDiskHealthy(): void {
+    if (this.diskFailure) throw this.diskFailure;
   }
 
   private rejectCommit(batch: Pending[], error: unknown): void {

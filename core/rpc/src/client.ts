@@ -5,7 +5,7 @@
  * call's own result — a message that was already on its way is handed over rather than lost.
  */
 import { QkError, silentLogger, type Envelope } from '@qk/model';
-import { idOf, parseJson, serverFrameSchema } from './frames.js';
+import { commonServerFrame, idOf, parseJson, serverFrameSchema } from './frames.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
@@ -172,6 +172,13 @@ export class RpcClient implements FrameSink {
 
   frame(text: string): void {
     const raw = parseJson(text);
+    const common = commonServerFrame(raw);
+    if (common?.type === 'result') {
+      const pending = this.#pending.get(common.id);
+      if (pending) this.#finish(pending, { ok: true, value: common.value });
+      return;
+    }
+    if (common?.type === 'item') return this.#pending.get(common.id)?.onItem?.(common.value);
     const parsed = serverFrameSchema.safeParse(raw);
     if (!parsed.success) {
       // A newer service's frame, or a result whose error code this client does not know.

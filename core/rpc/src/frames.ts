@@ -46,6 +46,44 @@ export const serverFrameSchema = z.union([
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 
+export type CallFrame = z.infer<typeof callFrameSchema>;
+
+const OP_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
+
+/**
+ * The frame nearly every frame is — a well-formed call — recognized by hand with exactly callFrameSchema's
+ * tests, so the service does not pay a schema parse per call (issue 11, W5). Undefined for anything else,
+ * which then goes through clientFrameSchema (and gets its error messages).
+ */
+export function wellFormedCall(raw: unknown): CallFrame | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { type, id, op, input } = raw as { type?: unknown; id?: unknown; op?: unknown; input?: unknown };
+  // The schema requires every key, `input` too (a frame parsed from JSON has no undefined values).
+  if (type !== 'call' || !isCallId(id) || input === undefined) return undefined;
+  if (typeof op !== 'string' || op.length > 64 || !OP_NAME.test(op)) return undefined;
+  return { type, id, op, input };
+}
+
+/**
+ * A result that succeeded or an item — the frames a client gets by the thousand — recognized by hand with
+ * exactly serverFrameSchema's tests; undefined for anything else, which goes through the schema.
+ */
+export function commonServerFrame(
+  raw: unknown,
+): { type: 'result'; id: number; ok: true; value: unknown } | { type: 'item'; id: number; value: unknown } | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { type, id, ok, value } = raw as { type?: unknown; id?: unknown; ok?: unknown; value?: unknown };
+  if (!isCallId(id) || value === undefined) return undefined;
+  if (type === 'result' && ok === true) return { type, id, ok, value };
+  if (type === 'item') return { type, id, value };
+  return undefined;
+}
+
+/** callId's test: a safe integer, not negative. */
+function isCallId(id: unknown): id is number {
+  return typeof id === 'number' && Number.isSafeInteger(id) && id >= 0;
+}
+
 /** Parses a frame's text as JSON; undefined when it is not JSON. */
 export function parseJson(text: string): unknown {
   try {

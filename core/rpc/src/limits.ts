@@ -32,9 +32,13 @@ export const DEFAULT_LIMITS: ConnectionLimits = {
 };
 
 const encoder = new TextEncoder();
+/** Node's native count, where there is one (this module also runs in the console's renderer). */
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string, encoding: 'utf8'): number } }).Buffer;
 
 /** UTF-8 bytes of a string without encoding it (one pass over the code units). */
 export function utf8Length(text: string): number {
+  // Every frame a server reads is measured: in Node natively (a peer's 250 KB delivery cost 1 ms counted in JS).
+  if (nodeBuffer) return nodeBuffer.byteLength(text, 'utf8');
   // Short strings are encoded; long ones (a reply of megabytes) are counted without allocating a copy.
   if (text.length < 4_096) return encoder.encode(text).length;
   let bytes = 0;

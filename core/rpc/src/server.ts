@@ -4,7 +4,7 @@
  * answers with an error frame where it still can, and logs.
  */
 import { QkError, silentLogger, type Envelope, type ErrorBody } from '@qk/model';
-import { clientFrameSchema, idOf, MAX_CREDIT, parseJson, presentedToken } from './frames.js';
+import { clientFrameSchema, idOf, MAX_CREDIT, parseJson, presentedToken, wellFormedCall } from './frames.js';
 import { DEFAULT_LIMITS, resultText, utf8Length, type ConnectionLimits } from './limits.js';
 import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
@@ -68,7 +68,10 @@ export interface RpcServerOptions {
 interface Call {
   readonly id: number;
   readonly op: string;
-  readonly aborter: AbortController;
+  /** Made only when something asks for the call's signal (see signalOf): most calls never do. */
+  aborter: AbortController | null;
+  /** The client cancelled the call or the connection closed. */
+  cancelled: boolean;
   readonly inputBytes: number;
   /** A result was prepared by deliver (it may still not be written). */
   prepared: boolean;
@@ -131,6 +134,8 @@ class RpcServerConnection implements FrameSink {
     const raw = parseJson(text);
     if (!this.#authenticated) return this.#authenticateWith(raw, text);
     if (raw === undefined) return this.#frameError('INVALID_PARAMETER', 'A frame must be one JSON object.');
+    const call = wellFormedCall(raw);
+    if (call) return this.#startCall(call.id, call.op, call.input, utf8Length(text));
     const parsed = clientFrameSchema.safeParse(raw);
     if (!parsed.success) {
       const id = idOf(raw);
@@ -146,7 +151,7 @@ class RpcServerConnection implements FrameSink {
       case 'call':
         return this.#startCall(frame.id, frame.op, frame.input, utf8Length(text));
       case 'cancel':
-        this.#calls.get(frame.id)?.aborter.abort();
+        cancelCall(this.#calls.get(frame.id));
         return;
       case 'credit':
         return this.#grant(frame.id, frame.count);
@@ -166,7 +171,7 @@ class RpcServerConnection implements FrameSink {
     this.#closed = true;
     clearTimeout(this.#authTimer);
     // Every call still running learns it now: a receive waiting or delivering gives its message back.
-    for (const call of this.#calls.values()) call.aborter.abort();
+    for (const call of this.#calls.values()) cancelCall(call);
     for (const wake of this.#waitingForRoom) wake();
     this.#waitingForRoom.clear();
     this.#unsubscribe?.();
@@ -221,7 +226,8 @@ class RpcServerConnection implements FrameSink {
     const call: Call = {
       id,
       op,
-      aborter: new AbortController(),
+      aborter: null,
+      cancelled: false,
       inputBytes,
       prepared: false,
       answered: false,
@@ -248,7 +254,9 @@ class RpcServerConnection implements FrameSink {
     try {
       if (this.#handler.isDestructive?.(call.op)) await this.#roomToDeliver(call);
       envelope = await this.#handler.call(call.op, input ?? {}, {
-        signal: call.aborter.signal,
+        get signal() {
+          return signalOf(call);
+        },
         deliver: (value) => this.#deliver(call, value),
         id: call.id,
         stream: {
@@ -279,12 +287,12 @@ class RpcServerConnection implements FrameSink {
     return new Promise<void>((resolve, reject) => {
       const wake = (): void => {
         this.#waitingForRoom.delete(wake);
-        call.aborter.signal.removeEventListener('abort', wake);
-        if (call.aborter.signal.aborted) reject(cancelled(call.op));
+        signalOf(call).removeEventListener('abort', wake);
+        if (call.cancelled) reject(cancelled(call.op));
         else resolve();
       };
       this.#waitingForRoom.add(wake);
-      call.aborter.signal.addEventListener('abort', wake, { once: true });
+      signalOf(call).addEventListener('abort', wake, { once: true });
     });
   }
 
@@ -294,7 +302,7 @@ class RpcServerConnection implements FrameSink {
     // reader keeps up (a receive holds its message meanwhile; if the reader is gone, the message goes back).
     await this.#roomToDeliver(call);
     if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
-    if (call.aborter.signal.aborted) throw cancelled(call.op);
+    if (call.cancelled) throw cancelled(call.op);
     const result = resultText(call.id, { ok: true, value }, this.#limits.maxReplyBytes);
     if ('error' in result) throw result.error;
     call.prepared = true;
@@ -327,11 +335,11 @@ class RpcServerConnection implements FrameSink {
   }
 
   #streamReady(call: Call): Promise<void> {
-    if (call.aborter.signal.aborted || this.#closed) return Promise.reject(cancelled(call.op));
+    if (call.cancelled || this.#closed) return Promise.reject(cancelled(call.op));
     if (call.credit > 0 && !this.#overHighWater()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const check = (): void => {
-        if (call.aborter.signal.aborted || this.#closed) {
+        if (call.cancelled || this.#closed) {
           stop();
           reject(cancelled(call.op));
         } else if (call.credit > 0 && !this.#overHighWater()) {
@@ -342,19 +350,19 @@ class RpcServerConnection implements FrameSink {
       const stop = (): void => {
         call.creditWaiters.delete(check);
         this.#waitingForRoom.delete(check);
-        call.aborter.signal.removeEventListener('abort', check);
+        signalOf(call).removeEventListener('abort', check);
       };
       call.creditWaiters.add(check);
       // Woken as the reader catches up, too: credit without room is no use yet.
       this.#waitingForRoom.add(check);
-      call.aborter.signal.addEventListener('abort', check, { once: true });
+      signalOf(call).addEventListener('abort', check, { once: true });
     });
   }
 
   async #prepareItem(call: Call, value: unknown): Promise<() => Promise<void>> {
     if (call.prepared || call.answered) throw new QkError('INTERNAL', `Call ${call.id} was answered already.`);
     if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the item left.');
-    if (call.aborter.signal.aborted) throw cancelled(call.op);
+    if (call.cancelled) throw cancelled(call.op);
     if (call.credit <= 0) throw new QkError('INTERNAL', `Call ${call.id} has no credit for another item.`);
     let text: string;
     try {
@@ -480,6 +488,24 @@ class RpcServerConnection implements FrameSink {
       ...(call ? { callId: call.id, op: call.op } : {}),
     };
   }
+}
+
+/**
+ * A call's abort signal, made the first time it is asked for — a receive that waits, a handler that passes it
+ * on — and aborted at once if the call was cancelled before. A send never asks: no AbortController per call.
+ */
+function signalOf(call: Call): AbortSignal {
+  if (!call.aborter) {
+    call.aborter = new AbortController();
+    if (call.cancelled) call.aborter.abort();
+  }
+  return call.aborter.signal;
+}
+
+function cancelCall(call: Call | undefined): void {
+  if (!call || call.cancelled) return;
+  call.cancelled = true;
+  call.aborter?.abort();
 }
 
 function failure(code: ErrorBody['code'], message: string): Envelope<never> {

@@ -64,8 +64,11 @@ export function openDatabase(dataDir: string): Db {
   try {
     checkIdentity(db, file);
     db.pragma('journal_mode = WAL');
-    // Recoverable messages are durable before a send returns (DESIGN "Storage and durability").
-    db.pragma('synchronous = FULL');
+    // Recoverable messages are durable before a send returns (DESIGN "Storage and durability"), but the disk
+    // is waited for off the event loop: a commit writes the WAL without syncing it, and the engine answers only
+    // after Store.sync has synced it (wal-sync.ts). NORMAL still syncs the WAL before each checkpoint and the
+    // database after it, so a checkpoint never overwrites what is not yet on disk.
+    db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     // 32 MB of page cache: pages of a million messages are served fast enough, and the service stays
     // under 200 MB holding them (bench/README.md).

@@ -1,4 +1,5 @@
 /** The store of one data folder: the only place SQL is written (DESIGN: only core/store writes SQL). */
+import path from 'node:path';
 import { openDatabase, type Db } from './open-database.js';
 import { MessageStore } from './message-store.js';
 import { ReadyOrder } from './ready-order.js';
@@ -6,10 +7,17 @@ import { QueueStore } from './queue-store.js';
 import { NetworkConfigStore } from './network-config-store.js';
 import { NetworkDeliveryStore } from './network-delivery-store.js';
 import { SpaceReserve } from './space-reserve.js';
+import { WalSync } from './wal-sync.js';
+import { Buckets } from './buckets.js';
+import { BulkExpiry } from './bulk-expiry.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
   readonly messages: MessageStore;
+  /** Which bucket each queue stores its messages under; purged buckets still to delete (logical purge). */
+  readonly buckets: Buckets;
+  /** Expiry of the messages that owe nothing per message, in sets. */
+  readonly bulkExpiry: BulkExpiry;
   /** Receive order walked from a position (the engine's receive cursors). */
   readonly readyOrder: ReadyOrder;
   readonly queues: QueueStore;
@@ -18,13 +26,18 @@ export class Store {
 
   /** One transaction function, made once: better-sqlite3 builds a wrapper per db.transaction() call. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
+  private readonly wal: WalSync;
 
   private constructor(
     private readonly db: Db,
     private readonly reserve: SpaceReserve,
   ) {
-    this.messages = new MessageStore(db);
-    this.readyOrder = new ReadyOrder(db);
+    // SQLite names the log after the database file, resolved as it was when it opened it (now).
+    this.wal = new WalSync(path.resolve(`${db.name}-wal`));
+    this.buckets = new Buckets(db);
+    this.messages = new MessageStore(db, this.buckets);
+    this.readyOrder = new ReadyOrder(db, this.buckets);
+    this.bulkExpiry = new BulkExpiry(db, this.buckets);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
     this.delivery = new NetworkDeliveryStore(db);
@@ -42,9 +55,26 @@ export class Store {
     }
   }
 
-  /** Runs `work` in one transaction; nested calls become savepoints, so one failed part rolls back alone. */
+  /**
+   * Runs `work` in one transaction; nested calls become savepoints, so one failed part rolls back alone. A
+   * commit is visible at once and survives the process being killed, but it is on disk only after the next
+   * `sync` or `syncNow` (open-database.ts: synchronous = NORMAL).
+   */
   transaction<T>(work: () => T): T {
     return this.runInTransaction(work) as T;
+  }
+
+  /**
+   * Puts every transaction committed so far on disk, off the event loop; `done` is called once it is. One
+   * sync at a time (see wal-sync.ts).
+   */
+  sync(done: (error: Error | null) => void): void {
+    this.wal.sync(done);
+  }
+
+  /** Puts every transaction committed so far on disk before returning. */
+  syncNow(): void {
+    this.wal.syncNow();
   }
 
   /** False when the data folder's disk had no room for the space reserve at start (see space-reserve.ts). */
@@ -66,6 +96,7 @@ export class Store {
   }
 
   close(): void {
+    this.wal.close();
     if (this.db.open) this.db.close();
   }
 }

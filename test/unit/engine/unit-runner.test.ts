@@ -190,8 +190,11 @@ describe('a full disk', () => {
         { freesSpace: true },
       );
       const send = runner.runDurable(write('sent'));
-      await expect(deletion).resolves.toBe('room made');
-      await expect(send).rejects.toMatchObject({ code: 'MESSAGE_STORAGE_FAILED' });
+      // The send is refused at once; the deletion is answered once its sync ends.
+      await Promise.all([
+        expect(deletion).resolves.toBe('room made'),
+        expect(send).rejects.toMatchObject({ code: 'MESSAGE_STORAGE_FAILED' }),
+      ]);
       expect([stored('deleted'), stored('sent')]).toEqual([true, false]);
       expect(store.hasSpaceReserve).toBe(false);
       await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
@@ -199,5 +202,127 @@ describe('a full disk', () => {
     } finally {
       process.off('warning', onWarning);
     }
+  });
+});
+
+describe('answers wait for the disk', () => {
+  /** Holds the store's syncs: each is answered only when the test says so. */
+  function holdSyncs(): { calls: number; syncNowCalls: number; finish(error?: Error): void } {
+    const held: ((error: Error | null) => void)[] = [];
+    const state = {
+      calls: 0,
+      syncNowCalls: 0,
+      finish(error?: Error): void {
+        const done = held.shift();
+        if (!done) throw new Error('no sync is in flight');
+        done(error ?? null);
+      },
+    };
+    store.sync = (done) => {
+      state.calls++;
+      held.push(done);
+    };
+    const syncNow = store.syncNow.bind(store);
+    store.syncNow = () => {
+      state.syncNowCalls++;
+      syncNow();
+    };
+    return state;
+  }
+  const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+  const settled = async (promise: Promise<unknown>): Promise<boolean> => {
+    let done = false;
+    promise.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    await turn();
+    return done;
+  };
+
+  test('durable work is committed (readable) at once but answered only once its sync has ended', async () => {
+    const syncs = holdSyncs();
+    const answer = runner.runDurable(() => (write('synced')(), 'ok'));
+    await turn();
+    expect(stored('synced')).toBe(true);
+    expect(syncs.calls).toBe(1);
+    expect(await settled(answer)).toBe(false);
+    syncs.finish();
+    await expect(answer).resolves.toBe('ok');
+  });
+
+  test('commits made while a sync is on its way share the next one', async () => {
+    const syncs = holdSyncs();
+    const first = runner.runDurable(write('a'));
+    await turn();
+    const second = runner.runDurable(write('b'));
+    await turn();
+    const third = runner.runDurable(write('c'));
+    await turn();
+    expect(commits).toBe(3);
+    expect(syncs.calls).toBe(1); // b and c wait for the sync of a to end
+    syncs.finish();
+    await first;
+    expect(await settled(second)).toBe(false);
+    expect(syncs.calls).toBe(2);
+    syncs.finish();
+    await expect(Promise.all([second, third])).resolves.toEqual([undefined, undefined]);
+  });
+
+  test('answerOnCommit: the removal of a receive is answered in the turn of its commit, before the sync', async () => {
+    const syncs = holdSyncs();
+    const removal = runner.runDurable(() => (write('received')(), 'removed'), { answerOnCommit: true });
+    const send = runner.runDurable(write('sent'));
+    await expect(removal).resolves.toBe('removed');
+    expect(await settled(send)).toBe(false);
+    syncs.finish();
+    await send;
+  });
+
+  test('a refused part is answered at once; only what was committed waits', async () => {
+    holdSyncs();
+    const refusal = runner.runDurable(refused('no', new QkError('QUOTA_EXCEEDED', 'over')));
+    await expect(refusal).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+  });
+
+  test('a failed sync refuses its callers with MESSAGE_STORAGE_FAILED, and every durable call after it', async () => {
+    const syncs = holdSyncs();
+    const warnings: string[] = [];
+    const onWarning = (warning: Error & { code?: string }): void => {
+      warnings.push(warning.code ?? '');
+    };
+    process.on('warning', onWarning);
+    try {
+      const answer = runner.runDurable(write('unsure'));
+      await turn();
+      syncs.finish(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }));
+      await expect(answer).rejects.toMatchObject({ code: 'MESSAGE_STORAGE_FAILED' });
+      expect(() => runner.runDurable(write('later'))).toThrow(
+        expect.objectContaining({ code: 'MESSAGE_STORAGE_FAILED' }),
+      );
+      expect(() => runner.runNow(write('later'))).toThrow(expect.objectContaining({ code: 'MESSAGE_STORAGE_FAILED' }));
+      // Express work keeps no disk: it goes on.
+      expect(runner.runNow(() => 'express', { express: true })).toBe('express');
+      await turn();
+      expect(warnings).toContain('QK_STORE_SYNC_FAILED');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  test('runNow puts its commit on disk before it returns, except for express work', () => {
+    const syncs = holdSyncs();
+    runner.runNow(write('admin'));
+    expect(syncs.syncNowCalls).toBe(1);
+    runner.runNow(() => 'express only', { express: true });
+    expect(syncs.syncNowCalls).toBe(1);
+  });
+
+  test('close syncs what was committed and answers every caller', async () => {
+    const syncs = holdSyncs();
+    const accepted = runner.runDurable(write('closing'));
+    runner.close();
+    expect(syncs.syncNowCalls).toBe(1);
+    await expect(accepted).resolves.toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, expect, test } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { LATEST_SCHEMA_VERSION, Store, STORE_FILE } from '@qk/store';
 
 const dirs: string[] = [];
@@ -19,6 +19,34 @@ test('a new store is created at the latest schema version in WAL mode', () => {
   const db = new Database(path.join(dir, STORE_FILE));
   expect(db.pragma('user_version', { simple: true })).toBe(LATEST_SCHEMA_VERSION);
   expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+  db.close();
+});
+
+test('commits do not wait for the disk (synchronous NORMAL): Store.sync puts the WAL itself on disk, off the event loop', async () => {
+  const dir = tempDir();
+  const store = Store.open(dir);
+  const synced: number[] = [];
+  const fdatasync = vi.spyOn(fs, 'fdatasync').mockImplementation((fd: number, done: (e: Error | null) => void) => {
+    synced.push(fs.fstatSync(fd).ino);
+    done(null);
+  });
+  try {
+    store.transaction(() => store.queues.setMeta('k', 'v'));
+    const error = await new Promise<Error | null>((resolve) => store.sync(resolve));
+    expect(error).toBeNull();
+    expect(synced).toEqual([fs.statSync(path.join(dir, `${STORE_FILE}-wal`)).ino]);
+  } finally {
+    fdatasync.mockRestore();
+  }
+  // One sync at a time: the unit runner queues the next.
+  store.sync(() => undefined);
+  expect(() => store.sync(() => undefined)).toThrow(/already in flight/);
+  store.syncNow();
+  store.close();
+  expect(() => store.syncNow()).toThrow(/closed/);
+  await expect(new Promise((resolve) => store.sync(resolve))).resolves.toBeInstanceOf(Error);
+  const db = new Database(path.join(dir, STORE_FILE));
+  expect(db.prepare(`SELECT value FROM meta WHERE key = 'k'`).pluck().get()).toBe('v');
   db.close();
 });
 

@@ -139,13 +139,16 @@ function serveConnection(
     logger: options.logger,
     authenticate: authenticated ? undefined : (token) => options.accepts(token),
     handler: {
-      async call(op, input, { signal, deliver, id, stream }) {
+      async call(op, input, context) {
         const envelope = await host.call(op, input, {
-          signal,
+          // Read only by the calls that use it: the connection makes a call's AbortController on demand.
+          get signal() {
+            return context.signal;
+          },
           connectionId,
-          deliver,
+          deliver: context.deliver,
           replyLimit: BATCH_REPLY_LIMIT,
-          stream: { id, reader: stream },
+          stream: { id: context.id, reader: context.stream },
         });
         // A transaction begun while the socket was closing would otherwise be orphaned.
         if (closed) host.transactions.connectionClosed(connectionId);
