@@ -23,12 +23,16 @@ const LARGE_BODY = 3_000_000;
 const UNREAD_CALLS = sized(2_000, 10_000);
 const UNREAD_BODY = 150_000;
 /**
- * Memory bounds. A flood of unread calls may grow the service by at most this much over its size just before
- * (the issue measured +353 MB for 1,000 unread calls before the limits; the full flood is 10,000, the short
- * one 2,000): the growth is garbage of replies built and sent, collected as the machine allows, not calls
- * kept — +173 MB for 2,000 and +323 to +390 MB for 10,000 on a loaded 2-core machine. Over the whole drill,
- * with 3 MB messages going through (each built as text and base64), the service stays under the second figure:
- * full runs peaked at 683, 820 and 1,029 MB, higher the busier the machine (its garbage waits for the CPU).
+ * Memory bounds, and why they are these figures. What the service may keep for a connection is fixed by core/rpc:
+ * 256 calls in flight, and replies waiting for a reader are bounded by the 16 MB high-water mark (a peek of this
+ * drill's 150 KB message is ~200 KB of JSON, so at most ~50 MB of replies are kept). Resident memory shows more:
+ * the replies built, sent or refused and not yet collected — V8 collects when its CPU time comes, and on a
+ * loaded 2-core machine its heap (limit ~4 GB here) grows meanwhile. Measured for the 10,000-call flood:
+ * +249 to +390 MB (2,000 calls: +173 MB); over the whole drill, whose 3 MB bodies are built as text and base64,
+ * peaks of 683, 820 and 1,029 MB. The bounds sit above that garbage and far below a leak: a service that kept
+ * every unread reply would grow by 10,000 × ~200 KB ≈ 2 GB, four times the flood bound, and the peak bound is
+ * 1.5 × the highest peak measured. Neither can be tightened to what is kept without forcing collections, which
+ * the service does not expose.
  */
 const FLOOD_GROWTH_BOUND_KB = 512 * 1024;
 const PEAK_BOUND_KB = 1536 * 1024;
