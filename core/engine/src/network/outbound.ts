@@ -366,11 +366,8 @@ export class Outbound {
     return n;
   }
 
-  #transitOf(all: readonly StoredMessage[]): Map<number, TransitRecord> {
+  #transitOf(messages: readonly StoredMessage[]): Map<number, TransitRecord> {
     const { delivery } = this.#deps.core.store;
-    const self = this.#deps.core.identity.id;
-    // Only relayed messages (hops) and transactional ones (sequences) have a transit row (transit.ts).
-    const messages = all.filter((m) => m.transactional || m.sourceMachineId !== self);
     const main = delivery.transitOf(
       'main',
       messages.filter((m) => m.table === 'main').map((m) => m.lookupId),
