@@ -53,6 +53,31 @@ export class ArrivalsInFlight {
       if (this.pending.get(key) === mine) this.pending.delete(key);
     }
   }
+
+  /** Whether an arrival of this key is still deciding (a second copy must wait for it: `run`). */
+  deciding(key: string): boolean {
+    return this.pending.has(key);
+  }
+
+  /**
+   * Runs one `work` deciding every key at once (a batch from another computer). The caller made sure no key is
+   * deciding already (`deciding`, checked in the same turn); copies that come meanwhile wait for the batch.
+   */
+  async runAll<T>(keys: readonly string[], work: () => Promise<T>): Promise<T> {
+    let decide!: (stored: boolean) => void;
+    const decided = new Promise<boolean>((resolve) => (decide = resolve));
+    for (const key of keys) this.pending.set(key, decided);
+    try {
+      const result = await work();
+      decide(true);
+      return result;
+    } catch (error) {
+      decide(false);
+      throw error;
+    } finally {
+      for (const key of keys) if (this.pending.get(key) === decided) this.pending.delete(key);
+    }
+  }
 }
 
 /** Hands a message from another computer to the arrival path. */

@@ -213,6 +213,7 @@ class QueueManager implements QueueManagerApi {
     this.networkPort = new EngineNetworkPort({
       core: this.core,
       claims: this.claims,
+      cursors: this.receiveCursors,
       duplicates: this.duplicates,
       arrivals: this.arrivalsInFlight,
       config: this.networkConfig,

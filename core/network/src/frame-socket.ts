@@ -64,12 +64,13 @@ export function frameSocket(socket: Socket, maxFrameBytes = MAX_FRAME_BYTES): Fr
     send: (text) =>
       new Promise<void>((resolve, reject) => {
         if (socket.destroyed || !socket.writable) return reject(new Error('the peer connection is closed'));
-        const body = Buffer.from(text, 'utf8');
-        const header = Buffer.allocUnsafe(HEADER);
-        header.writeUInt32BE(body.length, 0);
-        socket.write(header);
+        // One write per frame (header and text in one buffer): one TLS record, never a lone 4-byte one.
+        const length = Buffer.byteLength(text, 'utf8');
+        const frame = Buffer.allocUnsafe(HEADER + length);
+        frame.writeUInt32BE(length, 0);
+        frame.write(text, HEADER, 'utf8');
         // The callback runs once the frame is handed to the kernel (or the socket failed).
-        socket.write(body, (error) => (error ? reject(error) : resolve()));
+        socket.write(frame, (error) => (error ? reject(error) : resolve()));
       }),
     bufferedBytes: () => socket.writableLength,
     setReading: (reading) => {

@@ -58,6 +58,8 @@ export async function startListener(options: ListenerOptions): Promise<PeerListe
     }
     sockets.add(socket);
     socket.setKeepAlive(true, 15_000);
+    // A call's answer is one small frame: Nagle's algorithm would hold it for the peer's delayed ACK (40 ms).
+    socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
     options.onConnection(socket, peer);
   });

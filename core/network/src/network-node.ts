@@ -68,6 +68,9 @@ export class NetworkNode {
   #tick: NodeJS.Timeout | null = null;
   #unsubscribeEngine: () => void = () => {};
   #closed = false;
+  /** Next hops (lower-case) to kick once the current burst of arrivals is told. */
+  readonly #toKick = new Set<string>();
+  #kickScheduled = false;
 
   private constructor(options: NetworkNodeOptions, credentials: PeerCredentials) {
     this.#options = options;
@@ -375,10 +378,24 @@ export class NetworkNode {
     }
   }
 
+  /**
+   * A batch of sends tells one arrival per message: the sessions they wake are kicked once, after the burst,
+   * rather than once per message (each kick reads the outgoing queues and may lease).
+   */
   #kickFor(formatName: string): void {
     const match = /^DIRECT=(?:OS|TCP):([^\\]+)\\/i.exec(formatName);
     const hop = match?.[1] ? this.#hopName(match[1]) : null;
-    if (hop) this.#sessions.get(hop)?.kick();
+    if (!hop) return;
+    this.#toKick.add(hop);
+    if (this.#kickScheduled) return;
+    this.#kickScheduled = true;
+    setImmediate(() => {
+      this.#kickScheduled = false;
+      const hops = [...this.#toKick];
+      this.#toKick.clear();
+      if (this.#closed) return;
+      for (const name of hops) this.#sessions.get(name)?.kick();
+    });
   }
 
   // ── states ──────────────────────────────────────────────────────────────────────────────────────────

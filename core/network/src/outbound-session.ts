@@ -49,6 +49,8 @@ export class OutboundSession {
   #retryTimer: NodeJS.Timeout | null = null;
   #idleTimer: NodeJS.Timeout | null = null;
   #inFlight = 0;
+  /** Answered deliveries whose outcomes are still being committed here (bounded like the calls). */
+  #settling = 0;
   readonly #busy = new Map<string, number>();
   readonly #transactionalQueues = new Set<string>();
   #controlInFlight = false;
@@ -205,6 +207,8 @@ export class OutboundSession {
       socket.once('secureConnect', () => {
         clearTimeout(timer);
         socket.setKeepAlive(true, 15_000);
+        // Calls and answers are frames written whole: Nagle's algorithm would hold their tails for a delayed ACK.
+        socket.setNoDelay(true);
         const raw = socket.getPeerCertificate(true)?.raw;
         const seen = raw && raw.length > 0 ? fingerprintOf(raw) : 'none';
         if (seen !== peer.fingerprint) {
@@ -321,10 +325,12 @@ export class OutboundSession {
     }
     let started = false;
     const queues = this.#deps.queuesVia(this.#peer.name);
-    for (let turn = 0; turn < queues.length && this.#inFlight < SESSION_WINDOW; turn++) {
+    // Answered calls still committing count too, so a slow store holds the link back instead of the claims growing.
+    const room = (): boolean => this.#inFlight < SESSION_WINDOW && this.#settling < SESSION_WINDOW;
+    for (let turn = 0; turn < queues.length && room(); turn++) {
       const queue = queues[(this.#rotation + turn) % queues.length] as string;
       const window = this.#transactionalQueues.has(queue) ? 1 : QUEUE_WINDOW;
-      while ((this.#busy.get(queue) ?? 0) < window && this.#inFlight < SESSION_WINDOW) {
+      while ((this.#busy.get(queue) ?? 0) < window && room()) {
         const lease = port.lease(queue, LEASE_MESSAGES, LEASE_BYTES);
         if (!lease) break;
         started = true;
@@ -350,6 +356,15 @@ export class OutboundSession {
   async #deliver(channel: PeerChannel, port: NetworkPort, lease: OutboundLease): Promise<void> {
     this.#inFlight += 1;
     this.#busy.set(lease.formatName, (this.#busy.get(lease.formatName) ?? 0) + 1);
+    let counted = true;
+    const uncount = (): void => {
+      if (!counted) return;
+      counted = false;
+      this.#inFlight -= 1;
+      const busy = (this.#busy.get(lease.formatName) ?? 1) - 1;
+      if (busy > 0) this.#busy.set(lease.formatName, busy);
+      else this.#busy.delete(lease.formatName);
+    };
     try {
       const answer = await this.#call(
         channel,
@@ -359,7 +374,19 @@ export class OutboundSession {
       );
       const outcomes = answer.ok ? peerLinkOperations.peerDeliver.output.safeParse(answer.value) : undefined;
       if (outcomes?.success && outcomes.data.outcomes.length === lease.messages.length) {
-        await port.settle(lease, outcomes.data.outcomes);
+        // The next hop has answered: its slot goes to the next lease now, while this one's removals commit
+        // (its messages stay claimed until then, so no lease takes them again). A transactional stream waits
+        // for its settle, since what the destination refused for now goes again first.
+        if (!lease.messages.some((m) => m.transactional)) {
+          uncount();
+          this.#settling += 1;
+          this.#pump();
+          try {
+            await port.settle(lease, outcomes.data.outcomes);
+          } finally {
+            this.#settling -= 1;
+          }
+        } else await port.settle(lease, outcomes.data.outcomes);
       } else {
         port.release(lease);
         const why = answer.ok ? 'a malformed answer' : `${answer.error.code}: ${answer.error.message}`;
@@ -376,10 +403,7 @@ export class OutboundSession {
         // Already released, or the engine is gone; its restart reloads everything.
       }
     } finally {
-      this.#inFlight -= 1;
-      const busy = (this.#busy.get(lease.formatName) ?? 1) - 1;
-      if (busy > 0) this.#busy.set(lease.formatName, busy);
-      else this.#busy.delete(lease.formatName);
+      uncount();
       this.#pump();
     }
   }

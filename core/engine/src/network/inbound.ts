@@ -15,6 +15,7 @@ import { failDelivery } from '../acknowledgments.js';
 import { oweSequenceAck } from './owed.js';
 import type { ComputerRef, DeliveryOutcome, TransitMessage } from './port-types.js';
 import { draftFromTransit, putTransit } from './transit.js';
+import type { Draft } from '../drafts.js';
 
 export interface InboundDeps {
   core: Core;
@@ -26,7 +27,19 @@ export interface InboundDeps {
 
 const stored: DeliveryOutcome = { outcome: 'stored' };
 
-/** One outcome per message, in order. Messages of one transaction are placed together (R-E2). */
+/** A message of a delivery with its place in the call and its destination. */
+interface Item {
+  index: number;
+  m: TransitMessage;
+  ref: QueueRef;
+}
+
+/**
+ * One outcome per message, in order. The call's messages take few units of work: one for those placed here
+ * without a sequence, one for those relayed, one per transaction of a sequence (R-E2) — so a lease costs one
+ * group commit, not one savepoint, promise and duplicate-cache round per message. Each message still meets
+ * every rule on its own (duplicates, quotas, timers, hop count, classes).
+ */
 export async function deliverInbound(
   deps: InboundDeps,
   from: ComputerRef,
@@ -34,50 +47,74 @@ export async function deliverInbound(
   routing: boolean,
 ): Promise<DeliveryOutcome[]> {
   const outcomes: DeliveryOutcome[] = messages.map(() => ({ outcome: 'retry', reason: 'not handled' }));
-  const units: number[][] = [];
-  messages.forEach((m, i) => {
-    const previous = units[units.length - 1];
-    const before = previous ? messages[previous[previous.length - 1] as number] : undefined;
-    const sameGroup =
-      m.sequence?.group != null &&
-      before?.sequence?.group === m.sequence.group &&
-      before.sequence.stream === m.sequence.stream;
-    if (previous && sameGroup) previous.push(i);
-    else units.push([i]);
-  });
-  // Each unit queues its work now, in order, so one group commit takes them all.
-  await Promise.all(
-    units.map(async (indexes) => {
-      const unit = indexes.map((i) => messages[i] as TransitMessage);
-      let results: DeliveryOutcome[];
+  const refs = new Map<string, QueueRef | null>();
+  const refOf = (destQueue: string): QueueRef | null => {
+    let ref = refs.get(destQueue);
+    if (ref === undefined) {
       try {
-        results = await deliverUnit(deps, from, unit, routing);
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        results = unit.map(() => ({ outcome: 'retry', reason }));
+        ref = parseQueueName(destQueue);
+      } catch {
+        ref = null;
       }
-      indexes.forEach((i, k) => (outcomes[i] = results[k] ?? { outcome: 'retry', reason: 'not handled' }));
-    }),
-  );
+      refs.set(destQueue, ref);
+    }
+    return ref;
+  };
+  const local: Item[] = [];
+  const relayed: Item[] = [];
+  const sequenced: Item[][] = [];
+  messages.forEach((m, index) => {
+    const ref = refOf(m.destQueue);
+    if (!ref) {
+      outcomes[index] = { outcome: 'refused', classCode: MessageClass.NACK_BAD_DST_Q };
+      return;
+    }
+    const item = { index, m, ref };
+    if (!deps.core.registry.isLocal(ref.computer)) relayed.push(item);
+    else if (m.transactional && m.sequence) {
+      // Messages of one transaction (adjacent, one group of one stream) are placed together (R-E2).
+      const unit = sequenced[sequenced.length - 1];
+      const before = unit?.[unit.length - 1];
+      const sameGroup =
+        m.sequence.group !== null &&
+        before?.index === index - 1 &&
+        before.m.sequence?.group === m.sequence.group &&
+        before.m.sequence.stream === m.sequence.stream;
+      if (unit && sameGroup) unit.push(item);
+      else sequenced.push([item]);
+    } else local.push(item);
+  });
+  const fill = (items: readonly Item[], results: readonly DeliveryOutcome[]): void =>
+    items.forEach((it, k) => (outcomes[it.index] = results[k] ?? { outcome: 'retry', reason: 'not handled' }));
+  const retryAll = (items: readonly Item[], error: unknown): void => {
+    const reason = error instanceof Error ? error.message : String(error);
+    fill(
+      items,
+      items.map(() => ({ outcome: 'retry', reason })),
+    );
+  };
+  // Each part queues its work now, in order, so one group commit takes them all.
+  await Promise.all([
+    local.length > 0 ? deliverLocal(deps, local, outcomes) : undefined,
+    relayed.length > 0
+      ? relay(deps, relayed, routing).then(
+          (results) => fill(relayed, results),
+          (error: unknown) => retryAll(relayed, error),
+        )
+      : undefined,
+    ...sequenced.map((unit) =>
+      deliverSequenced(
+        deps,
+        from,
+        (unit[0] as Item).ref,
+        unit.map((it) => it.m),
+      ).then(
+        (results) => fill(unit, results),
+        (error: unknown) => retryAll(unit, error),
+      ),
+    ),
+  ]);
   return outcomes;
-}
-
-function deliverUnit(
-  deps: InboundDeps,
-  from: ComputerRef,
-  unit: TransitMessage[],
-  routing: boolean,
-): Promise<DeliveryOutcome[]> {
-  const first = unit[0] as TransitMessage;
-  let ref: QueueRef;
-  try {
-    ref = parseQueueName(first.destQueue);
-  } catch {
-    return Promise.resolve(unit.map(() => ({ outcome: 'refused', classCode: MessageClass.NACK_BAD_DST_Q })));
-  }
-  if (!deps.core.registry.isLocal(ref.computer)) return relay(deps, ref, unit, routing);
-  if (first.transactional && first.sequence) return deliverSequenced(deps, from, ref, unit);
-  return Promise.all(unit.map((m) => deliverOne(deps, ref, m)));
 }
 
 /** The application queue a message is for, or undefined (NACK_BAD_DST_Q). */
@@ -86,32 +123,96 @@ function destinationQueue(core: Core, ref: QueueRef): QueueRecord | undefined {
   return queue && (queue.kind === 'private' || queue.kind === 'public') ? queue : undefined;
 }
 
-/** A nontransactional message (or one without a sequence) for a queue of this computer. */
+const duplicateKey = (m: TransitMessage): string => `${m.sourceMachineId}|${m.msgId}`.toLowerCase();
+
+/** Places one message (without a sequence) in its queue here; runs in a unit of work. */
+function placeHere(core: Core, ref: QueueRef, draft: Draft, m: TransitMessage): DeliveryOutcome {
+  const queue = destinationQueue(core, ref);
+  if (!queue) {
+    failDelivery(core, draft, MessageClass.NACK_BAD_DST_Q); // R-A5, R-D1: on the computer that failed
+    return stored;
+  }
+  if (m.reachQueueWithinMs !== null && m.reachQueueWithinMs <= 0) {
+    failDelivery(core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: it ran out on the way
+    return stored;
+  }
+  const result = arrive(core, draft, queue, 'network');
+  // R-Q4: a full computer stores nothing and sends no NACK; the sender keeps trying.
+  if (!result.placed && result.failureClass === null) return { outcome: 'retry', reason: result.reason };
+  return stored;
+}
+
+/**
+ * Messages without a sequence for queues of this computer, in one unit of work. A copy whose twin is still
+ * deciding (another call, or earlier in this one) waits for it alone, so the duplicate cache sees the twin.
+ * Should the unit fail, each message goes again on its own, so one bad message cannot hold back the others.
+ */
+async function deliverLocal(deps: InboundDeps, items: readonly Item[], outcomes: DeliveryOutcome[]): Promise<void> {
+  const { core } = deps;
+  const now = core.clock.now();
+  const batch: (Item & { draft: Draft })[] = [];
+  const alone: Item[] = [];
+  const keys = new Set<string>();
+  for (const it of items) {
+    if (!it.m.transactional) {
+      const key = duplicateKey(it.m);
+      if (keys.has(key) || deps.arrivals.deciding(key)) {
+        alone.push(it);
+        continue;
+      }
+      keys.add(key);
+    }
+    batch.push({ ...it, draft: draftFromTransit(it.m, now) });
+  }
+  const one = async (it: Item): Promise<void> => {
+    try {
+      outcomes[it.index] = await deliverOne(deps, it.ref, it.m);
+    } catch (error) {
+      outcomes[it.index] = { outcome: 'retry', reason: error instanceof Error ? error.message : String(error) };
+    }
+  };
+  const together = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const durable = batch.some((it) => it.draft.delivery === Delivery.RECOVERABLE);
+    let results: DeliveryOutcome[];
+    try {
+      results = await deps.arrivals.runAll([...keys], async () => {
+        const placed = await deps.execute(durable, () =>
+          batch.map((it): DeliveryOutcome => {
+            // R-U1: transactional messages have their sequences instead of the cache.
+            if (!it.m.transactional && deps.duplicates.isDuplicate(it.m.sourceMachineId, it.m.msgId))
+              return { outcome: 'duplicate' };
+            return placeHere(core, it.ref, it.draft, it.m);
+          }),
+        );
+        // R-U2: remembered once stored, so one refused now is taken when it comes again.
+        const at = core.clock.now();
+        placed.forEach((o, k) => {
+          const m = (batch[k] as Item).m;
+          if (o.outcome === 'stored' && !m.transactional) deps.duplicates.remember(m.sourceMachineId, m.msgId, at);
+        });
+        return placed;
+      });
+    } catch {
+      await Promise.all(batch.map(one));
+      return;
+    }
+    batch.forEach((it, k) => (outcomes[it.index] = results[k] ?? { outcome: 'retry', reason: 'not handled' }));
+  };
+  await Promise.all([together(), ...alone.map(one)]);
+}
+
+/** A message (without a sequence) for a queue of this computer, on its own. */
 async function deliverOne(deps: InboundDeps, ref: QueueRef, m: TransitMessage): Promise<DeliveryOutcome> {
   const { core } = deps;
   const draft = draftFromTransit(m, core.clock.now());
   const place = (): Promise<DeliveryOutcome> =>
-    deps.execute(draft.delivery === Delivery.RECOVERABLE, (): DeliveryOutcome => {
-      const queue = destinationQueue(core, ref);
-      if (!queue) {
-        failDelivery(core, draft, MessageClass.NACK_BAD_DST_Q); // R-A5, R-D1: on the computer that failed
-        return stored;
-      }
-      if (m.reachQueueWithinMs !== null && m.reachQueueWithinMs <= 0) {
-        failDelivery(core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: it ran out on the way
-        return stored;
-      }
-      const result = arrive(core, draft, queue, 'network');
-      // R-Q4: a full computer stores nothing and sends no NACK; the sender keeps trying.
-      if (!result.placed && result.failureClass === null) return { outcome: 'retry', reason: result.reason };
-      return stored;
-    });
+    deps.execute(draft.delivery === Delivery.RECOVERABLE, () => placeHere(core, ref, draft, m));
   if (m.transactional) return place(); // R-U1: transactional messages have their sequences instead
   // R-U1/R-U2: a copy sent again after a lost confirmation is dropped by (source computer, message ID); the ID
   // is remembered once the message is stored, so one refused now is taken when it comes again.
   let outcome: DeliveryOutcome = { outcome: 'duplicate' };
-  const key = `${m.sourceMachineId}|${m.msgId}`.toLowerCase();
-  await deps.arrivals.run(key, async () => {
+  await deps.arrivals.run(duplicateKey(m), async () => {
     if (deps.duplicates.isDuplicate(m.sourceMachineId, m.msgId)) return false;
     outcome = await place();
     if (outcome.outcome !== 'stored') return false;
@@ -176,16 +277,16 @@ function deliverSequenced(
   });
 }
 
-/** A message for another computer: a routing server stores it in its own outgoing queue, one hop further. */
-function relay(deps: InboundDeps, ref: QueueRef, unit: TransitMessage[], routing: boolean): Promise<DeliveryOutcome[]> {
+/** Messages for other computers: a routing server stores them in its own outgoing queues, one hop further. */
+function relay(deps: InboundDeps, items: readonly Item[], routing: boolean): Promise<DeliveryOutcome[]> {
   const { core } = deps;
   // Only a routing server passes messages on; the sender fails them (R-D1 on its side).
   if (!routing)
-    return Promise.resolve(unit.map(() => ({ outcome: 'refused', classCode: MessageClass.NACK_BAD_DST_Q })));
-  const durable = unit.some((m) => m.recoverable || m.transactional);
+    return Promise.resolve(items.map(() => ({ outcome: 'refused', classCode: MessageClass.NACK_BAD_DST_Q })));
+  const durable = items.some((it) => it.m.recoverable || it.m.transactional);
   return deps.execute(durable, () => {
     const now = core.clock.now();
-    return unit.map((m): DeliveryOutcome => {
+    return items.map(({ m, ref }): DeliveryOutcome => {
       const draft = draftFromTransit(m, now);
       const made = m.hops + 1;
       // R-H1: the next hop would be one more than MSMQ's fixed limit of 15.

@@ -8,6 +8,7 @@ import { MessageStatus, MessageClass, type MessageRemovalReason } from '@qk/mode
 import type { QueueRecord, StoredMessage, TransitRecord } from '@qk/store';
 import type { Core } from '../core.js';
 import type { Claims } from '../claims.js';
+import type { ReceiveCursors } from '../receive-cursors.js';
 import { deadLetter, failDelivery } from '../acknowledgments.js';
 import { copyHasRoom } from '../quotas.js';
 import { draftOf, place } from '../placement.js';
@@ -19,6 +20,8 @@ import { toTransit } from './transit.js';
 export interface OutboundDeps {
   core: Core;
   claims: Claims;
+  /** The queues' receive-order cursors, shared with receives (leases claim as receives do). */
+  cursors: ReceiveCursors;
   execute<T>(durable: boolean, work: () => T): Promise<T>;
   isPaused(queue: QueueRecord): boolean;
   offline(): boolean;
@@ -27,6 +30,8 @@ export interface OutboundDeps {
 interface Held {
   lease: OutboundLease;
   messages: StoredMessage[];
+  /** The leased messages with a transit row (hops or a sequence); the others have none to remove. */
+  inTransit: Set<number>;
 }
 
 interface Unconfirmed {
@@ -52,6 +57,8 @@ export class Outbound {
   readonly #deps: OutboundDeps;
   readonly #held = new Map<number, Held>();
   readonly #unconfirmed = new Map<number, Unconfirmed>();
+  /** Outgoing queues found to hold transactional messages: their leases keep transactions whole. */
+  readonly #sequenced = new Set<number>();
   #nextLease = 1;
 
   constructor(deps: OutboundDeps) {
@@ -101,7 +108,12 @@ export class Outbound {
       return u !== undefined && u.dueMs > now;
     };
     const blocked = (m: StoredMessage): boolean => held(m.lookupId) || m.status !== MessageStatus.READY;
-    let fetch = claims.countIn(queue.id) + this.#waitingIn(queue.id, now) + maxMessages;
+    const unavailable = claims.countIn(queue.id) + this.#waitingIn(queue.id, now);
+    // Every message is in a call or waiting for its resend: nothing to read (a session asks after each call).
+    if (core.registry.usageOf(queue.id).count <= unavailable) return null;
+    const quick = this.#quickLease(queue, maxMessages, maxBytes, now);
+    if (quick !== undefined) return quick;
+    let fetch = unavailable + maxMessages;
     for (;;) {
       const candidates = core.store.messages.firstReady(queue.id, fetch, held).filter((m) => !blocked(m));
       if (candidates.length === 0) return null;
@@ -124,15 +136,68 @@ export class Outbound {
         continue;
       }
       for (const m of taken) claims.take(m);
-      const lease: OutboundLease = {
-        id: this.#nextLease++,
-        formatName: queue.name,
-        messages: taken.map((m) => toTransit(m, transit.get(m.lookupId), now, core.identity)),
-        bytes,
-      };
-      this.#held.set(lease.id, { lease, messages: taken });
-      return lease;
+      if (taken.some((m) => m.transactional)) this.#sequenced.add(queue.id);
+      return this.#hold(queue, taken, transit, bytes, now);
     }
+  }
+
+  /**
+   * A lease of a queue of nontransactional messages: the receive-order cursor seeks past what other leases
+   * hold, where the general path reads the IDs of every message in a call again for each lease. Undefined
+   * when the general path must decide: resends are waiting, or transactions must be kept whole.
+   */
+  #quickLease(
+    queue: QueueRecord,
+    maxMessages: number,
+    maxBytes: number,
+    now: number,
+  ): OutboundLease | null | undefined {
+    if (this.#sequenced.has(queue.id) || this.#waitingIn(queue.id, now) > 0) return undefined;
+    const found = this.#deps.cursors.first(queue.id, maxMessages, true);
+    if (found.length === 0) return null;
+    if (found.some((m) => m.transactional)) {
+      this.#sequenced.add(queue.id);
+      this.#unclaim(found);
+      return undefined;
+    }
+    let bytes = 0;
+    let count = 0;
+    for (const m of found) {
+      if (count > 0 && bytes + m.size > maxBytes) break;
+      bytes += m.size;
+      count += 1;
+    }
+    const taken = found.slice(0, count);
+    if (count < found.length) this.#unclaim(found.slice(count));
+    return this.#hold(queue, taken, this.#transitOf(taken), bytes, now);
+  }
+
+  #hold(
+    queue: QueueRecord,
+    taken: StoredMessage[],
+    transit: Map<number, TransitRecord>,
+    bytes: number,
+    now: number,
+  ): OutboundLease {
+    const { core } = this.#deps;
+    const lease: OutboundLease = {
+      id: this.#nextLease++,
+      formatName: queue.name,
+      messages: taken.map((m) => toTransit(m, transit.get(m.lookupId), now, core.identity)),
+      bytes,
+    };
+    this.#held.set(lease.id, { lease, messages: taken, inTransit: new Set(transit.keys()) });
+    return lease;
+  }
+
+  /** Gives back messages just claimed and not sent: they are ready where they were. */
+  #unclaim(messages: readonly StoredMessage[]): void {
+    const { claims, cursors } = this.#deps;
+    for (const m of messages) {
+      claims.release(m.lookupId);
+      cursors.putBack(m.queueId, m);
+    }
+    for (const queueId of new Set(messages.map((m) => m.queueId))) cursors.settled(queueId);
   }
 
   /** Applies the next hop's answers, durably, then lets the messages go. */
@@ -150,14 +215,16 @@ export class Outbound {
           held.messages.forEach((m, i) => {
             const outcome = outcomes[i] ?? { outcome: 'retry', reason: 'no answer' };
             const sequenced = m.transactional && lease.messages[i]?.sequence != null;
+            const leave = (reason: MessageRemovalReason): void =>
+              this.#leave(m, reason, held.inTransit.has(m.lookupId));
             switch (outcome.outcome) {
               case 'accepted':
-                this.#confirm(m);
+                this.#confirm(m, leave);
                 done.push(m);
                 return;
               case 'duplicate':
-                if (sequenced) this.#confirm(m);
-                else this.#forward(m);
+                if (sequenced) this.#confirm(m, leave);
+                else this.#forward(m, leave);
                 done.push(m);
                 return;
               case 'stored':
@@ -166,14 +233,14 @@ export class Outbound {
                   sent.push(m);
                   return;
                 }
-                if (sequenced) this.#confirm(m);
-                else this.#forward(m);
+                if (sequenced) this.#confirm(m, leave);
+                else this.#forward(m, leave);
                 done.push(m);
                 return;
               case 'refused':
                 // R-D1: the computer that could not deliver dead-letters it (and sends the NACK).
                 failDelivery(core, m, outcome.classCode);
-                this.#leave(m, 'deleted');
+                leave('deleted');
                 done.push(m);
                 return;
               case 'retry':
@@ -273,40 +340,45 @@ export class Outbound {
   }
 
   /** The next hop stored a nontransactional message: it leaves; R-J1 source-journal copy when it was sent from here. */
-  #forward(m: StoredMessage): void {
+  #forward(m: StoredMessage, leave: (reason: MessageRemovalReason) => void): void {
     const { core } = this.#deps;
-    this.#leave(m, 'forwarded');
+    leave('forwarded');
     if ((m.journal & 2) !== 0 && m.sourceMachineId === core.identity.id) journalCopy(core, m);
   }
 
   /** The destination confirmed a transactional message: it leaves; R-J4 copy; kept for its final confirmation. */
-  #confirm(m: StoredMessage): void {
+  #confirm(m: StoredMessage, leave = (reason: MessageRemovalReason) => this.#leave(m, reason)): void {
     const { core } = this.#deps;
     const queue = core.registry.get(m.queueId);
-    this.#leave(m, 'forwarded');
+    leave('forwarded');
     this.#unconfirmed.delete(m.lookupId);
     if (m.sourceMachineId !== core.identity.id) return; // a routing server keeps nothing (R-J4, R-D2)
     if ((m.journal & 2) !== 0) journalCopy(core, m);
     recordSent(core, m, queue?.nameKey ?? m.destQueue.toLowerCase());
   }
 
-  #leave(m: StoredMessage, reason: MessageRemovalReason): void {
+  #leave(m: StoredMessage, reason: MessageRemovalReason, inTransit = true): void {
     removeMessage(this.#deps.core, m, reason);
-    this.#deps.core.store.delivery.removeTransit(m.table, [m.lookupId]);
+    if (inTransit) this.#deps.core.store.delivery.removeTransit(m.table, [m.lookupId]);
     const id = m.lookupId;
-    this.#deps.core.effects.afterCommit(() => this.#unconfirmed.delete(id));
+    if (this.#unconfirmed.has(id)) this.#deps.core.effects.afterCommit(() => this.#unconfirmed.delete(id));
   }
 
   /** Ends the claims; a purge or deletion that came meanwhile removes what is still there (R-P2). */
   #let(messages: readonly StoredMessage[], done: readonly StoredMessage[]): void {
-    const { core, claims } = this.#deps;
+    const { core, claims, cursors } = this.#deps;
     const gone = new Set(done.map((m) => m.lookupId));
     const owed: { message: StoredMessage; reason: MessageRemovalReason }[] = [];
     for (const m of messages) {
       const reason = claims.release(m.lookupId);
       if (reason && !gone.has(m.lookupId)) owed.push({ message: m, reason });
-      else if (!gone.has(m.lookupId)) core.wake(m.queueId);
+      else if (!gone.has(m.lookupId)) {
+        // Ready again where it was: the cursor that walked past it must offer it again.
+        cursors.putBack(m.queueId, m);
+        core.wake(m.queueId);
+      }
     }
+    for (const queueId of new Set(messages.map((m) => m.queueId))) cursors.settled(queueId);
     if (owed.length === 0) return;
     void this.#deps
       .execute(

@@ -1,6 +1,7 @@
 /** The engine's network entry points (NetworkPort, docs/network.md), composed of the inbound, outbound and confirmation parts. */
 import type { Core } from '../core.js';
 import type { Claims } from '../claims.js';
+import type { ReceiveCursors } from '../receive-cursors.js';
 import type { DuplicateCache } from '../duplicate-cache.js';
 import type { ArrivalsInFlight } from '../network-arrival.js';
 import type { NetworkConfig } from './config.js';
@@ -21,6 +22,7 @@ import type {
 export interface PortDeps {
   core: Core;
   claims: Claims;
+  cursors: ReceiveCursors;
   duplicates: DuplicateCache;
   arrivals: ArrivalsInFlight;
   config: NetworkConfig;
@@ -46,6 +48,7 @@ export class EngineNetworkPort implements NetworkPort {
     this.#outbound = new Outbound({
       core: deps.core,
       claims: deps.claims,
+      cursors: deps.cursors,
       execute: (durable, work) => deps.execute(durable, work),
       isPaused: (q) => deps.config.isPaused(q),
       offline: () => deps.config.offline(),
