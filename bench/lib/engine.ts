@@ -123,6 +123,8 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
       await receiveBatches(qm, warm, 1_000);
     }
 
+    // Rounds end by deleting their queue, not purging it: a purge deletes its rows in the background, which
+    // would run during the next round; a queue deletion removes them before it answers.
     for (const delivery of ['express', 'recoverable'] as const) {
       const sends: { label: string; value: number }[] = [];
       const record = (label: string, value: number, method: string): void => {
@@ -135,7 +137,7 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
           const q = freshQueue(qm, `send-${delivery}`);
           const ms = await sendBatches(qm, q, delivery, n, 1_000, lanes);
           expectCount(qm, q, n);
-          await qm.purgeQueue(q);
+          await qm.deleteQueue(q);
           return rate(n, ms);
         });
         record(
@@ -150,7 +152,7 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
           const q = freshQueue(qm, `send-${delivery}`);
           const ms = await inFlight(n, 1_000, () => qm.send(q, m));
           expectCount(qm, q, n);
-          await qm.purgeQueue(q);
+          await qm.deleteQueue(q);
           return rate(n, ms);
         });
         record('concurrent send', value, `${counted}, single send(), 1,000 promises in flight; best of ${ROUNDS}`);
@@ -196,7 +198,7 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
           'msg/s',
           method,
         );
-        await qm.purgeQueue(q);
+        await qm.deleteQueue(q);
       }
       const bestReceive = receives.reduce((a, b) => (b.value > a.value ? b : a));
       results.add(

@@ -1,8 +1,12 @@
 /**
  * Section `paging`: a queue of a million recoverable messages — first, middle and last page of `browse`,
- * in-process and through the service, then purge of the whole queue.
+ * in-process and through the service, then purge of the whole queue: what the caller waits for, how long the
+ * deletion of its rows then runs in the background, and the slowest call meanwhile.
  */
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import type { QkClient } from '@qk/client';
+import { STORE_FILE } from '@qk/store';
 import { tempFolder } from './cleanup.js';
 import type { Counts } from './config.js';
 import { fill, openEngine } from './engine.js';
@@ -101,7 +105,47 @@ export async function runPaging(root: string, results: Results, counts: Counts):
       'queuePurge through the service (WebSocket), recoverable messages',
       PURGE_TARGET,
     );
+    await timeReclaim(results, client, path.join(dir, STORE_FILE), total);
   } finally {
     await svc.stop();
+  }
+}
+
+/**
+ * After a purge: how long its rows take to be deleted in the background (core/engine/src/reclaimer.ts), told
+ * by a read-only connection to the store (no purged bucket left), and the slowest of small calls to the
+ * service meanwhile — the longest the deletion held the service's event loop, plus the call's own cost.
+ */
+async function timeReclaim(results: Results, client: QkClient, storeFile: string, total: number): Promise<void> {
+  const reader = new Database(storeFile, { readonly: true, fileMustExist: true });
+  try {
+    const pending = reader.prepare(`SELECT EXISTS (SELECT 1 FROM dead_buckets) AS pending`);
+    const t0 = now();
+    const calls: number[] = [];
+    while ((pending.get() as { pending: number }).pending === 1) {
+      if (now() - t0 > 300_000) throw new Error('the purged rows were not deleted within 300 s');
+      const t1 = now();
+      await client.queueShow({ path: BIG_QUEUE });
+      calls.push(now() - t1);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const ms = now() - t0;
+    const counted = `${total.toLocaleString('en-US')} purged rows`;
+    results.add(
+      SECTION,
+      `purge: rows deleted in the background`,
+      ms,
+      'ms',
+      `${counted}, from the purge's answer until the store has no purged bucket (read-only connection)`,
+    );
+    results.add(
+      SECTION,
+      `purge: slowest call during the background deletion`,
+      calls.length > 0 ? Math.max(...calls) : 0,
+      'ms',
+      `queueShow through the service every 20 ms while ${counted} were deleted (${calls.length} calls, median ${calls.length > 0 ? median(calls).toFixed(1) : '-'} ms)`,
+    );
+  } finally {
+    reader.close();
   }
 }

@@ -38,6 +38,8 @@ export interface EngineContext {
   /** The message with a lookup ID in a queue, or MESSAGE_NOT_FOUND. */
   messageIn(queue: QueueRecord, lookupId: number): StoredMessage;
   draftContext(): DraftContext;
+  /** Starts deleting the rows of purged queues in the background, unless it is under way (reclaimer.ts). */
+  reclaimPurged(): void;
   /** Forgets a queue that was removed from the store: the registry and what else is kept about it. */
   forget(queue: QueueRecord): void;
 }

@@ -5,6 +5,10 @@
 import { EXPIRY_BATCH } from '@qk/store';
 import type { EngineContext } from './engine-context.js';
 import { removeMessage } from './removal.js';
+import { expireInBulk } from './bulk-expiry.js';
+
+/** Plain due messages (bulk-expiry.ts) removed per table per pass: one pass stays a short hold of the event loop. */
+const BULK_BATCH = 10_000;
 
 export class Expiry {
   private running = false;
@@ -54,9 +58,15 @@ export class Expiry {
     if (!this.closed()) this.run(false);
   }
 
-  /** Inside a unit of work: removes up to a batch per table of what is due and not held by a receive. */
+  /**
+   * Inside a unit of work: removes what is due and not held by a receive — the messages that owe nothing of
+   * their own in sets, then up to a batch per table of the rest one by one.
+   */
   private expire(now: number): Pass {
     const { core, claims } = this.ctx;
+    const bulk = expireInBulk(this.ctx, now, BULK_BATCH);
+    // More plain ones are due: the next pass takes them first (read one by one, they would cost whole rows).
+    if (bulk.full) return { removed: bulk.removed, more: true };
     const due = core.store.messages.expired(now);
     let removed = 0;
     for (const m of due) {
@@ -64,7 +74,7 @@ export class Expiry {
       removeMessage(core, m, 'expired');
       removed++;
     }
-    return { removed, more: removed > 0 && due.length >= EXPIRY_BATCH };
+    return { removed: bulk.removed + removed, more: removed > 0 && due.length >= EXPIRY_BATCH };
   }
 }
 

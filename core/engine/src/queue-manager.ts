@@ -57,6 +57,7 @@ import { findByLookupId } from './lookup.js';
 import { Maintenance } from './maintenance.js';
 import { CursorOperations } from './cursors.js';
 import { Expiry } from './expiry.js';
+import { Reclaimer } from './reclaimer.js';
 import { deleteQueue, purgeQueue } from './queue-removal.js';
 import { deliverSend, prepareSend } from './sending.js';
 import {
@@ -113,6 +114,7 @@ class QueueManager implements QueueManagerApi {
   /** Application cursors (R-C2–R-C5); `receiveCursors` are the receive-order cursors of the store. */
   private readonly appCursors: CursorOperations;
   private readonly expiry: Expiry;
+  private readonly reclaimer: Reclaimer;
   /** Peers, routes, holds and offline mode (docs/network.md). */
   readonly networkConfig: NetworkConfig;
   /** Inbound and outbound delivery between computers (docs/network.md). */
@@ -188,6 +190,7 @@ class QueueManager implements QueueManagerApi {
       holding: (messages, work) => this.holding(messages, work),
       messageIn: (queue, lookupId) => messageIn(this.core, queue, lookupId),
       draftContext: () => this.draftContext(),
+      reclaimPurged: () => this.reclaimer.kick(),
       forget: (queue) => {
         const deleted = new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
         this.stopStreams(queue.id, deleted);
@@ -208,6 +211,7 @@ class QueueManager implements QueueManagerApi {
       (queueId) => this.appCursors.isOpenOn(queueId),
     );
     this.expiry = new Expiry(this.ctx, () => this.closed);
+    this.reclaimer = new Reclaimer(this.ctx, () => this.closed);
     this.appCursors = new CursorOperations(this.ctx);
     this.networkConfig = new NetworkConfig(this.core, (work) => this.runner.runNow(work));
     this.networkPort = new EngineNetworkPort({
@@ -245,6 +249,8 @@ class QueueManager implements QueueManagerApi {
       qm.runner.runNow(() => ensureSystemQueues(qm.core));
       // Expiry that passed while the service was stopped is processed before anything else (issue 3, timers).
       while (qm.expiry.run(true));
+      // A purge whose rows were not all deleted before the stop goes on (they stayed purged meanwhile).
+      qm.reclaimer.kick();
       qm.scheduleTick();
       return qm;
     } catch (error) {
@@ -968,6 +974,7 @@ class QueueManager implements QueueManagerApi {
     if (this.closed) return;
     try {
       this.expiry.run(false);
+      this.reclaimer.kick();
       this.networkPort.tick(this.clock.now());
       // Counts first: housekeeping judges queues by the activity they record.
       this.flushTouched();

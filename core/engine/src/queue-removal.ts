@@ -2,23 +2,27 @@
 import { QkError } from '@qk/model';
 import type { EngineContext } from './engine-context.js';
 import { removeChunk } from './removal.js';
+import { cutQueue, PURGE_SYNC_ROWS, reclaimChunk } from './reclaimer.js';
 import type { UnitOptions } from './unit-runner.js';
 
 /** Deletions may use the store's space reserve on a full disk (unit-runner.ts): deleting is how room is made. */
 const FREES_SPACE: UnitOptions = { freesSpace: true };
 
-/** Purges a queue; messages held by an open receive go when that receive ends (R-P2). Returns how many went. */
+/**
+ * Purges a queue; messages held by an open receive go when that receive ends (R-P2). Returns how many went.
+ * The purge is logical (reclaimer.ts): one commit makes every message gone for every read; a small queue's rows
+ * are deleted with it, with their NACKs and dead letters, a large queue's first rows too and the rest in the
+ * background.
+ */
 export async function purgeQueue(ctx: EngineContext, path: string): Promise<number> {
   const { core } = ctx;
   const queue = ctx.resolveExisting(path);
-  ctx.claims.markRemoval(queue.id, 'purged');
-  const skip = ctx.claims.idsIn(queue.id);
-  let purged = 0;
-  for (;;) {
-    const n = await ctx.runner.runDurable(() => removeChunk(core, queue, skip, 'purged'), FREES_SPACE);
-    if (n === 0) break;
-    purged += n;
-  }
+  const purged = await ctx.runner.runDurable(() => {
+    const cut = cutQueue(ctx, queue, 'purged');
+    if (cut.dead) reclaimChunk(ctx, cut.dead, PURGE_SYNC_ROWS);
+    return cut.purged;
+  }, FREES_SPACE);
+  ctx.reclaimPurged();
   core.emit({ type: 'queuePurged', path: core.registry.pathOf(queue), purged });
   return purged;
 }

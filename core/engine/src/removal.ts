@@ -4,7 +4,7 @@
  */
 import { MessageClass, MessageStatus, type MessageRemovalReason } from '@qk/model';
 import { timerDeadlines } from './drafts.js';
-import type { QueueRecord, StoredMessage } from '@qk/store';
+import type { QueueKind, QueueRecord, StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
 
 import { acknowledge, deadLetter, failDelivery } from './acknowledgments.js';
@@ -16,7 +16,7 @@ import { oweFinal } from './network/owed.js';
  * Destination queues (an application queue and its subqueues) are where acknowledgments about a message's
  * fate are due; copies in system queues owe none.
  */
-const isDestinationQueue = (q: QueueRecord): boolean =>
+const isDestinationQueue = (q: { kind: QueueKind }): boolean =>
   q.kind === 'private' || q.kind === 'public' || q.kind === 'subqueue';
 
 /** Removes one message for `reason`, with every consequence MSMQ attaches to that reason. */
@@ -38,7 +38,7 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Messag
       oweFinal(core, message, MessageClass.ACK_RECEIVE);
   } else {
     unplace(core, message);
-    if (ready) owe(core, message, queue, reason);
+    if (ready) owe(core, message, queue.kind, reason);
   }
   const emitted = retains ? 'retained' : reason;
   core.effects.afterCommit(() =>
@@ -46,8 +46,12 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Messag
   );
 }
 
-/** Negative acknowledgments and dead letters owed by a ready message that leaves without being received. */
-function owe(core: Core, message: StoredMessage, queue: QueueRecord, reason: MessageRemovalReason): void {
+/**
+ * Negative acknowledgments and dead letters owed by a ready message that leaves a queue of `kind` without
+ * being received (the queue itself may be gone: a purge's rows are deleted after it, reclaimer.ts).
+ */
+export function owe(core: Core, message: StoredMessage, kind: QueueKind, reason: MessageRemovalReason): void {
+  const queue = { kind };
   if (queue.kind === 'outgoing') {
     // R-P6: purged (or deleted by an administrator) before it reached its destination.
     if (reason === 'purged' || reason === 'deleted') leftUnreceived(core, message, MessageClass.NACK_PURGED);
@@ -135,7 +139,7 @@ export function removeChunk(
         core.registry.count(queue.id, n, chunk.bytes, retainedCount);
         core.traffic(queue.id, 0, -n, n);
       });
-      for (const row of chunk.owing) owe(core, row, queue, reason);
+      for (const row of chunk.owing) owe(core, row, queue.kind, reason);
       core.effects.afterCommit(() => core.touched(queue.id));
       return n;
     }

@@ -7,8 +7,10 @@ import type Database from 'better-sqlite3';
 import { allColumns, columnsWithoutBody, fromRaw, MESSAGE_COLUMNS, toParams } from './message-rows.js';
 import type { BrowseQuery, MessageRecord, MessageTable, QueueUsage, StoredMessage } from './records.js';
 import type { Db } from './open-database.js';
+import type { Buckets, DeadBucket } from './buckets.js';
 
 const TABLES: readonly MessageTable[] = ['main', 'mem'];
+const NOT_DEAD = 'queue_id NOT IN (SELECT bucket FROM main.dead_buckets)';
 /** Expired messages handled per call; the engine calls again at once while calls come back full. */
 export const EXPIRY_BATCH = 5_000;
 
@@ -27,6 +29,10 @@ interface TableStatements {
   readyChunk: Database.Statement;
   retainedChunk: Database.Statement;
   owingNacks: Database.Statement;
+  deadReady: Database.Statement;
+  deadRetained: Database.Statement;
+  rebucket: Database.Statement;
+  rows: Database.Statement;
   moveTo: Database.Statement;
   addAbort: Database.Statement;
   nextSamePriority: Database.Statement;
@@ -51,8 +57,11 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     removeMany: db.prepare(`DELETE FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
     setStatus: db.prepare(`UPDATE ${t}.messages SET status = ?, expires_ms = NULL WHERE lookup_id = ?`),
     firstReadyIds: new Map(),
-    expired: raw(`SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? ORDER BY expires_ms LIMIT ${EXPIRY_BATCH}`),
-    anyExpired: raw(`SELECT 1 FROM ${t}.messages WHERE expires_ms <= ? LIMIT 1`),
+    // Rows of purged buckets are gone for expiry too (buckets.ts): they owe what a purge owes, not a timeout.
+    expired: raw(
+      `SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? AND ${NOT_DEAD} ORDER BY expires_ms LIMIT ${EXPIRY_BATCH}`,
+    ),
+    anyExpired: raw(`SELECT 1 FROM ${t}.messages WHERE expires_ms <= ? AND ${NOT_DEAD} LIMIT 1`),
     byCorrelation: raw(`SELECT ${all} FROM ${t}.messages WHERE correlation_id = ? ORDER BY lookup_id`),
     byMessageId: raw(`SELECT ${all} FROM ${t}.messages WHERE msg_id = ? ORDER BY lookup_id`),
     byConversation: raw(`SELECT ${columnsWithoutBody()} FROM ${t}.messages WHERE conversation = ?`),
@@ -70,6 +79,15 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
       `SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))
          AND (((ack & 12) <> 0 AND admin_queue IS NOT NULL) OR (transactional = 1 AND ((journal & 1) <> 0 OR ? = 1)))`,
     ),
+    // A purged bucket's rows in bounded chunks, on the two partial indexes (buckets.ts); whether a ready one
+    // owes something (as owingNacks) is read in the same pass, so only those rows are read again whole.
+    deadReady: raw(
+      `SELECT lookup_id, size, ((ack & 12) <> 0 AND admin_queue IS NOT NULL) OR (transactional = 1 AND ((journal & 1) <> 0 OR ? = 1))
+         FROM ${t}.messages WHERE queue_id = ? AND status = 1 LIMIT ?`,
+    ),
+    deadRetained: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT ?`),
+    rows: raw(`SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
+    rebucket: db.prepare(`UPDATE ${t}.messages SET queue_id = ? WHERE lookup_id IN (SELECT value FROM json_each(?))`),
     moveTo: db.prepare(
       `UPDATE ${t}.messages SET queue_id = ?, move_count = move_count + 1, abort_count = 0, last_move_ms = ? WHERE lookup_id = ?`,
     ),
@@ -126,18 +144,23 @@ export class MessageStore {
   private readonly tables: Record<MessageTable, TableStatements>;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    private readonly buckets: Buckets,
+  ) {
     this.tables = { main: prepareTable(db, 'main'), mem: prepareTable(db, 'mem') };
   }
 
   insert(table: MessageTable, message: MessageRecord): void {
-    this.tables[table].insert.run(toParams(message));
+    const params = toParams(message);
+    params[1] = this.buckets.of(message.queueId);
+    this.tables[table].insert.run(params);
   }
 
   get(lookupId: number, table?: MessageTable): StoredMessage | undefined {
     for (const t of table ? [table] : TABLES) {
       const row = this.tables[t].get.get(lookupId) as unknown[] | undefined;
-      if (row) return fromRaw(row, t);
+      if (row) return this.buckets.liveRow(row) ? fromRaw(row, t) : undefined;
     }
     return undefined;
   }
@@ -163,7 +186,7 @@ export class MessageStore {
   firstReady(queueId: number, limit: number, skip?: (lookupId: number) => boolean): StoredMessage[] {
     let picks: { id: number; priority: number; table: MessageTable }[] = [];
     for (const t of TABLES) {
-      for (const [id, priority] of this.firstReadyIds(t, limit).all(queueId) as [number, number][])
+      for (const [id, priority] of this.firstReadyIds(t, limit).all(this.buckets.of(queueId)) as [number, number][])
         picks.push({ id, priority, table: t });
     }
     if (picks.length > limit) picks.sort((a, b) => b.priority - a.priority || a.id - b.id).splice(limit);
@@ -212,24 +235,27 @@ export class MessageStore {
 
   /** Messages whose timer has run out by `nowMs` (at most EXPIRY_BATCH per table per call). */
   expired(nowMs: number): StoredMessage[] {
-    return TABLES.flatMap((t) => (this.tables[t].expired.all(nowMs) as unknown[][]).map((r) => fromRaw(r, t)));
+    return TABLES.flatMap((t) => this.live(this.tables[t].expired.all(nowMs), t));
   }
 
   byCorrelation(correlationId: string): StoredMessage[] {
-    return TABLES.flatMap((t) =>
-      (this.tables[t].byCorrelation.all(correlationId) as unknown[][]).map((r) => fromRaw(r, t)),
-    );
+    return TABLES.flatMap((t) => this.live(this.tables[t].byCorrelation.all(correlationId), t));
   }
 
   byMessageId(msgId: string): StoredMessage[] {
-    return TABLES.flatMap((t) => (this.tables[t].byMessageId.all(msgId) as unknown[][]).map((r) => fromRaw(r, t)));
+    return TABLES.flatMap((t) => this.live(this.tables[t].byMessageId.all(msgId), t));
   }
 
   /** Messages of a conversation, without bodies. */
   byConversation(conversation: string): StoredMessage[] {
-    return TABLES.flatMap((t) =>
-      (this.tables[t].byConversation.all(conversation) as unknown[][]).map((r) => fromRaw(r, t)),
-    );
+    return TABLES.flatMap((t) => this.live(this.tables[t].byConversation.all(conversation), t));
+  }
+
+  /** Raw rows as messages, leaving out those of purged buckets (buckets.ts). */
+  private live(rows: unknown[], table: MessageTable): StoredMessage[] {
+    const messages: StoredMessage[] = [];
+    for (const row of rows as unknown[][]) if (this.buckets.liveRow(row)) messages.push(fromRaw(row, table));
+    return messages;
   }
 
   /**
@@ -244,19 +270,50 @@ export class MessageStore {
     xactDeadLetterAlways = false,
   ): RemovalChunk {
     const s = this.tables[table];
-    const rows = (retained ? s.retainedChunk.all(queueId) : s.readyChunk.all(queueId, JSON.stringify(skip))) as [
+    const bucket = this.buckets.of(queueId);
+    const rows = (retained ? s.retainedChunk.all(bucket) : s.readyChunk.all(bucket, JSON.stringify(skip))) as [
       number,
       number,
     ][];
+    return this.chunkOf(table, rows, retained ? null : queueId, xactDeadLetterAlways);
+  }
+
+  /**
+   * Up to `limit` rows of a purged bucket, ready ones first (with whole rows of those that owe something,
+   * their queue id the one they were purged from); retained ones once no ready one is left.
+   */
+  deadChunk(table: MessageTable, dead: DeadBucket, limit: number, xactDeadLetterAlways: boolean): RemovalChunk {
+    const s = this.tables[table];
+    const ready = s.deadReady.all(xactDeadLetterAlways ? 1 : 0, dead.bucket, limit) as [number, number, number][];
+    if (ready.length === 0)
+      return this.chunkOf(table, s.deadRetained.all(dead.bucket, limit) as [number, number][], null, false);
+    const owingIds = ready.filter((r) => r[2] === 1).map((r) => r[0]);
+    const owing: StoredMessage[] = [];
+    if (owingIds.length > 0) {
+      const rows = s.rows.all(JSON.stringify(owingIds)) as unknown[][];
+      for (const row of rows) owing.push({ ...fromRaw(row, table), queueId: dead.queueId });
+    }
+    return { lookupIds: ready.map((r) => r[0]), bytes: ready.reduce((sum, r) => sum + r[1], 0), owing };
+  }
+
+  /** Ids and bytes of a chunk; with `owingQueueId`, the whole rows of those that owe a NACK or dead letter. */
+  private chunkOf(
+    table: MessageTable,
+    rows: [number, number][],
+    owingQueueId: number | null,
+    xactDeadLetterAlways: boolean,
+  ): RemovalChunk {
     const lookupIds = rows.map((r) => r[0]);
     const bytes = rows.reduce((sum, r) => sum + r[1], 0);
-    const owing =
-      retained || rows.length === 0
-        ? []
-        : (s.owingNacks.all(JSON.stringify(lookupIds), xactDeadLetterAlways ? 1 : 0) as unknown[][]).map((r) =>
-            fromRaw(r, table),
-          );
+    if (owingQueueId === null || rows.length === 0) return { lookupIds, bytes, owing: [] };
+    const owingRows = this.tables[table].owingNacks.all(JSON.stringify(lookupIds), xactDeadLetterAlways ? 1 : 0);
+    const owing = (owingRows as unknown[][]).map((r) => ({ ...fromRaw(r, table), queueId: owingQueueId }));
     return { lookupIds, bytes, owing };
+  }
+
+  /** Moves rows into their queue's current bucket: messages a purge leaves to the receive holding them (R-P2). */
+  rebucket(table: MessageTable, lookupIds: readonly number[], queueId: number): void {
+    if (lookupIds.length > 0) this.tables[table].rebucket.run(this.buckets.of(queueId), JSON.stringify(lookupIds));
   }
 
   /**
@@ -264,7 +321,7 @@ export class MessageStore {
    * up, abort count back to 0 (R-S7). False when it was already gone.
    */
   moveTo(table: MessageTable, lookupId: number, queueId: number, nowMs: number): boolean {
-    return this.tables[table].moveTo.run(queueId, nowMs, lookupId).changes > 0;
+    return this.tables[table].moveTo.run(this.buckets.of(queueId), nowMs, lookupId).changes > 0;
   }
 
   /** Counts an aborted receiving transaction against a message (PROPID_M_ABORT_COUNT, R-S7). */
@@ -284,6 +341,7 @@ export class MessageStore {
     limit: number,
   ): { lookupId: number; priority: number; table: MessageTable }[] {
     const found: { lookupId: number; priority: number; table: MessageTable }[] = [];
+    queueId = this.buckets.of(queueId);
     for (const t of TABLES) {
       const s = this.tables[t];
       const start = from ?? { priority: forward ? 8 : -1, lookupId: 0 };
@@ -321,7 +379,7 @@ export class MessageStore {
     limit: number,
   ): { lookupId: number; priority: number; table: MessageTable }[] {
     const found = TABLES.flatMap((t) =>
-      (this.tables[t].readySince.all(afterLookupId, queueId, limit) as [number, number][]).map(
+      (this.tables[t].readySince.all(afterLookupId, this.buckets.of(queueId), limit) as [number, number][]).map(
         ([lookupId, priority]) => ({
           lookupId,
           priority,
@@ -335,10 +393,12 @@ export class MessageStore {
   /** Up to `limit` retained (status 0/3) messages of a queue after a lookup ID, in lookup-ID order. */
   retainedAfter(queueId: number, afterLookupId: number, limit: number): { lookupId: number; table: MessageTable }[] {
     const found = TABLES.flatMap((t) =>
-      (this.tables[t].retainedAfter.all(queueId, afterLookupId, limit) as [number, number][]).map(([lookupId]) => ({
-        lookupId,
-        table: t,
-      })),
+      (this.tables[t].retainedAfter.all(this.buckets.of(queueId), afterLookupId, limit) as [number, number][]).map(
+        ([lookupId]) => ({
+          lookupId,
+          table: t,
+        }),
+      ),
     );
     return found.sort((a, b) => a.lookupId - b.lookupId).slice(0, limit);
   }
@@ -356,13 +416,17 @@ export class MessageStore {
   usage(): QueueUsage[] {
     const byQueue = new Map<number, QueueUsage>();
     for (const t of TABLES) {
-      for (const u of this.tables[t].usage.all() as QueueUsage[]) {
-        const seen = byQueue.get(u.queueId);
+      for (const bucketUsage of this.tables[t].usage.all() as QueueUsage[]) {
+        const queueId = this.buckets.queueOf(bucketUsage.queueId);
+        // A purged bucket's rows count for nobody (buckets.ts).
+        if (queueId === undefined) continue;
+        const u = { ...bucketUsage, queueId };
+        const seen = byQueue.get(queueId);
         if (seen) {
           seen.count += u.count;
           seen.bytes += u.bytes;
           seen.retained += u.retained;
-        } else byQueue.set(u.queueId, { ...u });
+        } else byQueue.set(queueId, u);
       }
     }
     return [...byQueue.values()];
@@ -372,7 +436,10 @@ export class MessageStore {
   classCounts(queueId: number): { classCode: number; count: number }[] {
     const counts = new Map<number, number>();
     for (const t of TABLES) {
-      for (const row of this.tables[t].classCounts.all(queueId) as { classCode: number; count: number }[])
+      for (const row of this.tables[t].classCounts.all(this.buckets.of(queueId)) as {
+        classCode: number;
+        count: number;
+      }[])
         counts.set(row.classCode, (counts.get(row.classCode) ?? 0) + row.count);
     }
     return [...counts]
@@ -385,7 +452,8 @@ export class MessageStore {
   }
 
   /** A page of a queue for browsing: every status, sorted and filtered by the service (never in memory). */
-  browse(query: BrowseQuery): { total: number; messages: StoredMessage[] } {
+  browse(asked: BrowseQuery): { total: number; messages: StoredMessage[] } {
+    const query = { ...asked, queueId: this.buckets.of(asked.queueId) };
     const simple = query.sort.column === 'queue' && !query.hasRetained && !hasFilter(query.filter);
     if (simple) return { total: query.knownTotal, messages: this.browseQueueOrder(query) };
     const { sql, params } = sourceSql(query);
@@ -424,7 +492,7 @@ export class MessageStore {
         `SELECT ${cols} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`,
         true,
       ).all(JSON.stringify(wanted)) as unknown[][];
-      for (const row of found) rows.set(row[0] as number, fromRaw(row, t));
+      for (const row of found) if (this.buckets.liveRow(row)) rows.set(row[0] as number, fromRaw(row, t));
     }
     return rows;
   }

@@ -194,6 +194,22 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    description:
+      'logical purge: the bucket each purged queue stores its messages under, and purged buckets still to delete',
+    sql: `
+      -- Queues whose messages are stored under another number than their id since a purge (buckets.ts).
+      CREATE TABLE queue_buckets (queue_id INTEGER PRIMARY KEY, bucket INTEGER NOT NULL UNIQUE);
+      -- Purged buckets whose rows are still to be deleted, with what their messages owe as they go (R-P3, R-P6).
+      CREATE TABLE dead_buckets (
+        bucket INTEGER PRIMARY KEY,
+        queue_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        reason TEXT NOT NULL
+      );
+    `,
+  },
 ];
 
 export const LATEST_SCHEMA_VERSION = migrations[migrations.length - 1]?.version ?? 0;

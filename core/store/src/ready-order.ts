@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { allColumns, fromRaw } from './message-rows.js';
 import type { MessageTable, StoredMessage } from './records.js';
 import type { Db } from './open-database.js';
+import type { Buckets } from './buckets.js';
 
 /** A ready message's place in receive order. */
 export interface ReadyKey {
@@ -34,7 +35,10 @@ export function beforeInOrder(a: ReadyKey, b: ReadyKey): boolean {
 export class ReadyOrder {
   private readonly tables: Record<MessageTable, Statements>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly buckets: Buckets,
+  ) {
     const prepare = (t: MessageTable): Statements => {
       const raw = (sql: string): Database.Statement => db.prepare(sql).raw(true);
       const from = `FROM ${t}.messages WHERE queue_id = ? AND status = 1`;
@@ -66,16 +70,15 @@ export class ReadyOrder {
   ): { keys: ReadyKey[]; emptyTables: MessageTable[] } {
     const keys: ReadyKey[] = [];
     const emptyTables: MessageTable[] = [];
+    const bucket = this.buckets.of(queueId);
     for (const t of tables) {
       const s = this.tables[t];
       let found: [number, number][];
-      if (after === null) found = s.head.all(queueId, limit) as [number, number][];
+      if (after === null) found = s.head.all(bucket, limit) as [number, number][];
       else {
-        found = s.samePriorityAfter.all(queueId, after.priority, after.lookupId, limit) as [number, number][];
+        found = s.samePriorityAfter.all(bucket, after.priority, after.lookupId, limit) as [number, number][];
         if (found.length < limit && after.priority > 0)
-          found = found.concat(
-            s.lowerPriority.all(queueId, after.priority, limit - found.length) as [number, number][],
-          );
+          found = found.concat(s.lowerPriority.all(bucket, after.priority, limit - found.length) as [number, number][]);
       }
       if (found.length === 0) emptyTables.push(t);
       for (const [lookupId, priority] of found) keys.push({ lookupId, priority, table: t });
@@ -92,14 +95,14 @@ export class ReadyOrder {
     if (keys.length === 1) {
       const key = keys[0] as ReadyKey;
       const row = this.tables[key.table].row.get(key.lookupId) as unknown[] | undefined;
-      if (row) found.set(key.lookupId, fromRaw(row, key.table));
+      if (row && this.buckets.liveRow(row)) found.set(key.lookupId, fromRaw(row, key.table));
       return found;
     }
     for (const t of TABLES) {
       const ids = keys.filter((k) => k.table === t).map((k) => k.lookupId);
       if (ids.length === 0) continue;
       for (const row of this.tables[t].rows.all(JSON.stringify(ids)) as unknown[][])
-        found.set(row[0] as number, fromRaw(row, t));
+        if (this.buckets.liveRow(row)) found.set(row[0] as number, fromRaw(row, t));
     }
     return found;
   }

@@ -9,10 +9,16 @@ import { NetworkConfigStore } from './network-config-store.js';
 import { NetworkDeliveryStore } from './network-delivery-store.js';
 import { SpaceReserve } from './space-reserve.js';
 import { WalSync } from './wal-sync.js';
+import { Buckets } from './buckets.js';
+import { BulkExpiry } from './bulk-expiry.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
   readonly messages: MessageStore;
+  /** Which bucket each queue stores its messages under; purged buckets still to delete (logical purge). */
+  readonly buckets: Buckets;
+  /** Expiry of the messages that owe nothing per message, in sets. */
+  readonly bulkExpiry: BulkExpiry;
   /** Receive order walked from a position (the engine's receive cursors). */
   readonly readyOrder: ReadyOrder;
   readonly queues: QueueStore;
@@ -30,8 +36,10 @@ export class Store {
   ) {
     // SQLite names the log after the database file, resolved as it was when it opened it (now).
     this.wal = new WalSync(path.resolve(`${db.name}-wal`));
-    this.messages = new MessageStore(db);
-    this.readyOrder = new ReadyOrder(db);
+    this.buckets = new Buckets(db);
+    this.messages = new MessageStore(db, this.buckets);
+    this.readyOrder = new ReadyOrder(db, this.buckets);
+    this.bulkExpiry = new BulkExpiry(db, this.buckets);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
     this.delivery = new NetworkDeliveryStore(db);
