@@ -4,6 +4,7 @@
  * service answered no, or no answer came (the call may or may not have happened). Written from the contract,
  * not with the product's client, so a drill sees exactly what reached the wire.
  */
+import { harnessStallBetween, socketUseOf, watchWire } from './wire-watch.js';
 
 /** What one call came to. */
 export type CallOutcome<T = unknown> =
@@ -11,8 +12,11 @@ export type CallOutcome<T = unknown> =
   | { kind: 'ok'; status: number; value: T }
   /** The service answered `{"ok":false,…}`: the operation was refused and changed nothing. */
   | { kind: 'refused'; status: number; code: string; message: string }
-  /** No answer (connection refused or cut, timed out): the operation may or may not have happened. */
-  | { kind: 'no-reply'; error: string }
+  /**
+   * No answer (connection refused or cut, timed out): the operation may or may not have happened. `wire` says
+   * what the harness saw meanwhile (wire-watch.ts): its own loop's longest stall, the connection's idle time.
+   */
+  | { kind: 'no-reply'; error: string; wire?: string }
   /** An answer that is not the contract's envelope: always a finding. */
   | { kind: 'malformed'; status: number; text: string };
 
@@ -47,6 +51,8 @@ export class ApiSession {
     body: string,
     options: CallOptions & { headers?: Record<string, string> } = {},
   ): Promise<CallOutcome<T>> {
+    watchWire();
+    const sentAt = Date.now();
     const signals = [AbortSignal.timeout(options.timeoutMs ?? 60_000)];
     if (options.signal) signals.push(options.signal);
     let response: Response;
@@ -64,7 +70,7 @@ export class ApiSession {
       });
       text = await response.text();
     } catch (error) {
-      return { kind: 'no-reply', error: describe(error) };
+      return { kind: 'no-reply', error: describe(error), wire: wireContext(error, sentAt) };
     }
     return classify<T>(response.status, text);
   }
@@ -86,6 +92,17 @@ function classify<T>(status: number, text: string): CallOutcome<T> {
     }
   }
   return { kind: 'malformed', status, text: text.slice(0, 500) };
+}
+
+function wireContext(error: unknown, sentAt: number): string {
+  const parts = [`at ${new Date(sentAt).toISOString()}, ${Date.now() - sentAt} ms`];
+  parts.push(`harness loop held up to ${harnessStallBetween(sentAt, Date.now())} ms meanwhile`);
+  const use = socketUseOf(error);
+  if (use)
+    parts.push(
+      `connection :${use.localPort} request #${use.requests}, idle ${use.idleBeforeMs ?? '?'} ms before it was reused`,
+    );
+  return parts.join('; ');
 }
 
 function describe(error: unknown): string {

@@ -12,6 +12,8 @@ import { delay, qkBin, repoRoot } from '../../helpers/service-harness.js';
 import { ApiSession } from './api.js';
 
 const READY_TIMEOUT_MS = 60_000;
+/** QK_DRILLS_KEEP=1 keeps every data folder a drill made (its store, logs/service.log, audit.log) to look into. */
+const KEEP_FOLDERS = process.env['QK_DRILLS_KEEP'] === '1';
 const STOP_TIMEOUT_MS = 20_000;
 
 /** Every service this worker started and has not seen exit: killed if the worker goes away first. */
@@ -212,7 +214,8 @@ export class DrillService {
     } catch {
       await this.kill9();
     } finally {
-      if (this.ownsDataDir) rmSync(this.dataDir, { recursive: true, force: true });
+      if (this.ownsDataDir && !KEEP_FOLDERS) rmSync(this.dataDir, { recursive: true, force: true });
+      else if (KEEP_FOLDERS) process.stdout.write(`kept the data folder ${this.dataDir} (logs/service.log)\n`);
     }
   }
 }

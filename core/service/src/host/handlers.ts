@@ -32,6 +32,8 @@ export interface CallContext {
   stream?: { id: number; reader: StreamReader } | undefined;
   /** The byte cap of a batch reply as this transport carries it. */
   replyLimit?: ReplyLimit | undefined;
+  /** Bytes of the request as it came (HTTP: its content length), for the slow-call log. */
+  inputBytes?: number | undefined;
 }
 
 /** Operations whose reply carries messages they take: they wait while the caller is behind in reading. */

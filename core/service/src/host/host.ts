@@ -16,6 +16,7 @@ import { openQueueManager, type QueueManagerApi, type QueueManagerOptions } from
 import { isQkError, QkError, silentLogger, type Logger, type ServiceStatus } from '@qk/model';
 import { NetworkNode, type NetworkNodeOptions } from '@qk/network';
 import { AuditLog, auditTarget, queueReadPath } from './audit-log.js';
+import { CallMonitor, replyItemsOf } from './call-monitor.js';
 import { secureDataFolder } from './data-folder.js';
 import { acquireDataLock, type DataLock } from './data-lock.js';
 import { isFatalStoreError } from './process-guard.js';
@@ -38,6 +39,8 @@ export interface ServiceHostOptions {
   logger?: Logger | undefined;
   /** Runs once the data-folder lock is held, before the store opens (the service log opens its file here). */
   afterLock?: (() => void) | undefined;
+  /** Thresholds of the slow-call and event-loop-stall lines (call-monitor.ts); its defaults otherwise. */
+  monitor?: { slowCallMs?: number | undefined; stallMs?: number | undefined } | undefined;
 }
 
 type StopListener = () => void;
@@ -60,6 +63,7 @@ export class ServiceHost {
   readonly #stopListeners = new Set<StopListener>();
   readonly #fatalListeners = new Set<FatalListener>();
   readonly #logger: Logger;
+  readonly #monitor: CallMonitor;
   #engine: QueueManagerApi | null;
   #network: NetworkNode | null = null;
   #unsubscribeNetwork: () => void = () => {};
@@ -77,6 +81,8 @@ export class ServiceHost {
     this.#engine = engine;
     this.#identity = { name: engine.name, id: engine.id };
     this.#logger = options.logger ?? silentLogger;
+    this.#monitor = new CallMonitor({ logger: this.#logger.child({ component: 'monitor' }), ...options.monitor });
+    this.#monitor.start();
     this.#audit = new AuditLog(options.dataDir, { logger: this.#logger });
     this.transactions = new TransactionRegistry((tx) => this.#engine?.abortTransaction(tx), {
       idleMs: options.httpTransactionIdleMs,
@@ -124,6 +130,11 @@ export class ServiceHost {
     });
   }
 
+  /** Slow calls and event-loop stalls of this host (transports add their requests to its stall lines). */
+  get monitor(): CallMonitor {
+    return this.#monitor;
+  }
+
   /** The computer name of the queue manager (still known after close). */
   get name(): string {
     return this.#identity.name;
@@ -157,6 +168,10 @@ export class ServiceHost {
       return { ok: false, error: { code: 'INVALID_PARAMETER', message: `Unknown operation '${op}'.` } };
     }
     const def = operations[op];
+    const ended = this.#monitor.begin(op, input, {
+      inputBytes: context.inputBytes,
+      connectionId: context.connectionId,
+    });
     let envelope: Envelope<unknown>;
     try {
       const parsed: unknown = def.input.parse(input ?? {});
@@ -167,6 +182,9 @@ export class ServiceHost {
       envelope = { ok: false, error: toErrorBody(error) };
       this.#unexpected(op, input, error);
     }
+    ended(
+      envelope.ok ? { ok: true, replyItems: replyItemsOf(envelope.value) } : { ok: false, code: envelope.error.code },
+    );
     // Reading another computer's queue reads this computer's outgoing queue for it: an admin action (R-P1).
     if (def.admin || this.#readsOutgoingQueue(op, input)) this.#auditCall(op, input, envelope, context);
     // Stop after this reply has been handed to the transport (which then flushes it before closing).
@@ -249,6 +267,7 @@ export class ServiceHost {
   /** Closes the queue manager (it flushes) and releases the data-folder lock. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      this.#monitor.stop();
       // A failed restart was answered (and logged) on its own call; closing only waits for it to end.
       await this.#restarting?.catch(() => undefined);
       this.#unsubscribeEngine();

@@ -90,10 +90,12 @@ export async function registerApi(
               throw error;
             });
         };
+        const length = Number(request.headers['content-length']);
         const envelope = await host.call(op, request.body, {
           signal: aborter.signal,
           deliver,
           replyLimit: BATCH_REPLY_LIMIT,
+          inputBytes: Number.isSafeInteger(length) ? length : undefined,
         });
         reply.raw.off('close', onClose);
         if (delivered && (envelope.ok || reply.sent)) {

@@ -15,6 +15,7 @@ import { Access } from './access.js';
 import { answerClientError } from './client-error.js';
 import { HTTP_BODY_LIMIT, registerApi } from './api-routes.js';
 import { RequestLogController } from './http-log.js';
+import { extendKeepAlive, KEEP_ALIVE_GRACE_MS, KEEP_ALIVE_MS, type KeepAliveOptions } from './keep-alive.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
 import { attachWebSocket, type WebSocketChannel } from './websocket-server.js';
 
@@ -36,6 +37,8 @@ export interface HttpServerOptions {
   logger?: RpcLogger | undefined;
   /** The service's pino logger (host/logger.ts): Fastify logs through it, each request only at debug. */
   httpLogger?: FastifyBaseLogger | undefined;
+  /** Idle times of kept-alive connections (keep-alive.ts); tests shorten them. */
+  keepAlive?: KeepAliveOptions | undefined;
 }
 
 /** A listening HTTP server. */
@@ -86,12 +89,14 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
       ? { loggerInstance: options.httpLogger, logController: new RequestLogController() }
       : { logger: false }),
     bodyLimit: HTTP_BODY_LIMIT,
+    keepAliveTimeout: options.keepAlive?.advertisedMs ?? KEEP_ALIVE_MS,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     clientErrorHandler: answerClientError,
     ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
   }) as unknown as FastifyInstance;
   let boundHost = `${options.listen.host}:${options.listen.port}`;
+  extendKeepAlive(app.server, options.keepAlive?.graceMs ?? KEEP_ALIVE_GRACE_MS);
 
   // An empty body is the empty input `{}`: most operations take no parameters.
   app.removeContentTypeParser('application/json');
@@ -116,6 +121,19 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     if (status >= 500)
       logger.error({ url: request.url, err: { message: error.message, stack: error.stack } }, 'request failed');
     return reply.code(status).send(errorEnvelope(body));
+  });
+
+  // Every request is tracked from its first byte to its socket's close, so a stall while its body is parsed
+  // or its reply serialized names it (the operation itself is timed by the host).
+  app.addHook('onRequest', async (request, reply) => {
+    const length = Number(request.headers['content-length']);
+    const ended = host.monitor.begin(
+      `${request.method} request`,
+      { path: request.url },
+      { inputBytes: Number.isSafeInteger(length) ? length : undefined },
+      { logSlow: false },
+    );
+    reply.raw.once('close', () => ended({ ok: reply.raw.statusCode < 400 }));
   });
 
   // Host and Origin first, for every request whatever it asks for (DNS rebinding, foreign pages).
