@@ -70,6 +70,7 @@ export class UnitRunner {
     this.ensureOpen();
     if (options.express !== true) this.ensureDiskHealthy();
     this.sequences.ensure(64);
+    const changesBefore = this.store.changes();
     for (;;) {
       const mark = this.effects.mark();
       let result: T;
@@ -81,7 +82,8 @@ export class UnitRunner {
         continue;
       }
       this.effects.commit();
-      if (options.express !== true) this.syncNow();
+      // Work that wrote nothing (a maintenance pass with nothing to do) has nothing to wait for.
+      if (options.express !== true && this.store.changes() !== changesBefore) this.syncNow();
       return result;
     }
   }
