@@ -155,35 +155,3 @@ export function removeForwarded(core: Core, messages: readonly StoredMessage[]):
     });
   }
 }
-
-/**
- * Removes the next chunk of a queue's messages for purge or queue deletion, in one statement, with the
- * acknowledgments each ready message asked for. Returns how many went; 0 means the queue is empty (but
- * for `skip`).
- */
-export function removeChunk(
-  core: Core,
-  queue: QueueRecord,
-  skip: readonly number[],
-  reason: 'purged' | 'queueDeleted',
-): number {
-  for (const retained of [false, true]) {
-    for (const table of ['main', 'mem'] as const) {
-      const chunk = core.store.messages.removalChunk(table, queue.id, skip, retained, core.xactDeadLetterAlways);
-      const n = chunk.lookupIds.length;
-      if (n === 0) continue;
-      core.store.messages.removeMany(table, chunk.lookupIds);
-      const retainedCount = retained ? n : 0;
-      core.registry.count(queue.id, -n, -chunk.bytes, -retainedCount);
-      core.traffic(queue.id, 0, n, -n);
-      core.effects.onRollback(() => {
-        core.registry.count(queue.id, n, chunk.bytes, retainedCount);
-        core.traffic(queue.id, 0, -n, n);
-      });
-      for (const row of chunk.owing) owe(core, row, queue.kind, reason);
-      core.effects.afterCommit(() => core.touched(queue.id));
-      return n;
-    }
-  }
-  return 0;
-}
