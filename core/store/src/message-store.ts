@@ -11,6 +11,8 @@ import type { Buckets, DeadBucket } from './buckets.js';
 
 const TABLES: readonly MessageTable[] = ['main', 'mem'];
 const NOT_DEAD = 'queue_id NOT IN (SELECT bucket FROM main.dead_buckets)';
+/** Whether a message leaving unreceived owes something (its first parameter: XactDeadLetterAlways). */
+const OWING = '((ack & 12) <> 0 AND admin_queue IS NOT NULL) OR (transactional = 1 AND ((journal & 1) <> 0 OR ? = 1))';
 /** Expired messages handled per call; the engine calls again at once while calls come back full. */
 export const EXPIRY_BATCH = 5_000;
 
@@ -27,6 +29,7 @@ interface TableStatements {
   byMessageId: Database.Statement;
   byConversation: Database.Statement;
   deadReady: Database.Statement;
+  deadDue: Database.Statement;
   deadRetained: Database.Statement;
   rebucket: Database.Statement;
   rows: Database.Statement;
@@ -67,9 +70,12 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     // read in the same pass — a NACK asked for: NEG_RECEIVE for a destination queue (R-P3, R-Q1), NEG_ARRIVAL
     // for an outgoing one (R-P6); a transactional one going to a transactional dead-letter queue (R-D2; all
     // of them when the first parameter is 1, XactDeadLetterAlways, R-D3) — so only those are read again whole.
-    deadReady: raw(
-      `SELECT lookup_id, size, ((ack & 12) <> 0 AND admin_queue IS NOT NULL) OR (transactional = 1 AND ((journal & 1) <> 0 OR ? = 1))
-         FROM ${t}.messages WHERE queue_id = ? AND status = 1 LIMIT ?`,
+    deadReady: raw(`SELECT lookup_id, size, ${OWING} FROM ${t}.messages WHERE queue_id = ? AND status = 1 LIMIT ?`),
+    // The purged rows whose deadline has passed go first: until they are gone, every expiry probe reads past
+    // them on the deadline index (a restart after a long stop, a purge of messages about to expire).
+    deadDue: raw(
+      `SELECT lookup_id, size, ${OWING}
+         FROM ${t}.messages INDEXED BY messages_expiry WHERE expires_ms <= ? AND queue_id = ? AND status = 1 LIMIT ?`,
     ),
     deadRetained: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT ?`),
     rows: raw(`SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
@@ -248,9 +254,17 @@ export class MessageStore {
    * Up to `limit` rows of a purged bucket, ready ones first (with whole rows of those that owe something,
    * their queue id the one they were purged from); retained ones once no ready one is left.
    */
-  deadChunk(table: MessageTable, dead: DeadBucket, limit: number, xactDeadLetterAlways: boolean): RemovalChunk {
+  deadChunk(
+    table: MessageTable,
+    dead: DeadBucket,
+    limit: number,
+    xactDeadLetterAlways: boolean,
+    nowMs: number,
+  ): RemovalChunk {
     const s = this.tables[table];
-    const ready = s.deadReady.all(xactDeadLetterAlways ? 1 : 0, dead.bucket, limit) as [number, number, number][];
+    const always = xactDeadLetterAlways ? 1 : 0;
+    let ready = s.deadDue.all(always, nowMs, dead.bucket, limit) as [number, number, number][];
+    if (ready.length === 0) ready = s.deadReady.all(always, dead.bucket, limit) as [number, number, number][];
     if (ready.length === 0) {
       const retained = s.deadRetained.all(dead.bucket, limit) as [number, number][];
       return { lookupIds: retained.map((r) => r[0]), bytes: retained.reduce((sum, r) => sum + r[1], 0), owing: [] };
