@@ -11,7 +11,7 @@ import { isDiskFullError, type Store } from '@qk/store';
 import type { Effects } from './effects.js';
 import type { Sequences } from './identity.js';
 
-/** How a unit of work behaves when the disk is full. */
+/** How a unit of work is run: what it may do on a full disk, and when its caller is answered. */
 export interface UnitOptions {
   /**
    * The work deletes messages (purge, queue deletion, an administrator's delete): on a full disk it may use the
