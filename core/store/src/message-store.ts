@@ -162,9 +162,9 @@ export class MessageStore {
     return this.tables[table].remove.run(lookupId).changes > 0;
   }
 
-  /** Removes many rows in one statement. */
-  removeMany(table: MessageTable, lookupIds: readonly number[]): void {
-    if (lookupIds.length > 0) this.tables[table].removeMany.run(JSON.stringify(lookupIds));
+  /** Removes many rows in one statement; returns how many there were. */
+  removeMany(table: MessageTable, lookupIds: readonly number[]): number {
+    return lookupIds.length > 0 ? this.tables[table].removeMany.run(JSON.stringify(lookupIds)).changes : 0;
   }
 
   setStatus(table: MessageTable, lookupId: number, status: number): boolean {
