@@ -5,6 +5,7 @@
  * reduced to text.
  */
 import { z } from 'zod';
+import { computerNameProblem } from '@qk/model';
 import { Bounds, computerNameSchema, messageIdSchema, queuePathSchema } from './schemas.js';
 
 /** Bumped when a peer could misread the other; a hello with another version is refused. */
@@ -125,4 +126,82 @@ export type PeerLinkOutput<N extends PeerLinkOperationName> = z.output<(typeof p
 
 export function isPeerLinkOperation(name: string): name is PeerLinkOperationName {
   return Object.hasOwn(peerLinkOperations, name);
+}
+
+// ── peerDeliver's input, checked by hand ──────────────────────────────────────────────────────────────────
+
+const WIRE_KEYS = Object.keys(wireMessageSchema.shape).length;
+const SEQUENCE_KEYS = Object.keys(wireSequenceSchema.shape).length;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const text = (v: unknown, max: number): boolean => typeof v === 'string' && v.length <= max;
+const textOrNull = (v: unknown, max: number): boolean => v === null || text(v, max);
+const whole = (v: unknown, min: number, max: number): boolean =>
+  typeof v === 'number' && Number.isSafeInteger(v) && v >= min && v <= max;
+const wholeOrNull = (v: unknown, min: number, max: number): boolean => v === null || whole(v, min, max);
+
+function plainSequence(v: unknown): boolean {
+  if (v === null) return true;
+  if (!isObject(v) || Object.keys(v).length !== SEQUENCE_KEYS) return false;
+  const stream = v['stream'];
+  return (
+    typeof stream === 'string' &&
+    stream.length >= 1 &&
+    stream.length <= 64 &&
+    whole(v['number'], 1, Number.MAX_SAFE_INTEGER) &&
+    textOrNull(v['group'], 64)
+  );
+}
+
+/** Whether wireMessageSchema takes `v` as it is (no key to strip): the same tests, written out. */
+function plainWireMessage(v: unknown): boolean {
+  if (!isObject(v) || Object.keys(v).length !== WIRE_KEYS) return false;
+  const sourceMachine = v['sourceMachine'];
+  return (
+    text(v['id'], Bounds.MESSAGE_ID_TEXT) &&
+    whole(v['classCode'], 0, 0xffff) &&
+    text(v['label'], Bounds.MESSAGE_LABEL) &&
+    text(v['bodyBase64'], Bounds.BODY_BASE64) &&
+    whole(v['priority'], 0, 7) &&
+    typeof v['recoverable'] === 'boolean' &&
+    whole(v['journal'], 0, 3) &&
+    whole(v['acknowledge'], 0, 15) &&
+    textOrNull(v['adminQueue'], Bounds.PATH) &&
+    textOrNull(v['responseQueue'], Bounds.PATH) &&
+    text(v['destinationQueue'], Bounds.PATH) &&
+    textOrNull(v['correlationId'], Bounds.MESSAGE_ID_TEXT) &&
+    whole(v['appSpecific'], 0, 0xffffffff) &&
+    typeof sourceMachine === 'string' &&
+    sourceMachine.length <= Bounds.COMPUTER_NAME &&
+    computerNameProblem(sourceMachine) === null &&
+    text(v['sourceMachineId'], Bounds.GUID_TEXT) &&
+    text(v['sentTime'], Bounds.TIME_TEXT) &&
+    wholeOrNull(v['reachQueueWithinMs'], 0, Number.MAX_SAFE_INTEGER) &&
+    wholeOrNull(v['receiveWithinMs'], 0, Number.MAX_SAFE_INTEGER) &&
+    whole(v['timeToReachQueue'], 0, 0xffffffff) &&
+    wholeOrNull(v['timeToBeReceived'], 0, 0xffffffff) &&
+    whole(v['hops'], 0, 255) &&
+    typeof v['transactional'] === 'boolean' &&
+    plainSequence(v['sequence']) &&
+    textOrNull(v['conversation'], Bounds.CONVERSATION)
+  );
+}
+
+/**
+ * peerDeliver's input. A delivery is hundreds of messages of 25 fields, and the schema's walk cost a next hop
+ * about a third of its time per message: one that is exactly what the schema takes (the same tests, written out;
+ * property-tested against it) is taken as it is; anything else goes through the schema, which names the fault.
+ */
+export function parsePeerDeliver(input: unknown): PeerLinkInput<'peerDeliver'> {
+  if (isObject(input) && Object.keys(input).length === 1) {
+    const messages = input['messages'];
+    if (
+      Array.isArray(messages) &&
+      messages.length >= 1 &&
+      messages.length <= PEER_BATCH_MAX &&
+      messages.every(plainWireMessage)
+    )
+      return { messages: messages as WireMessage[] };
+  }
+  return peerLinkOperations.peerDeliver.input.parse(input);
 }

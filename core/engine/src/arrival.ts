@@ -66,7 +66,10 @@ export function arrive(core: Core, draft: Draft, queue: QueueRecord, origin: Ori
   }
   const message = place(core, draft, queue, { expiresMs: expiryFor(draft, queue) });
   // A message that leaves from here takes its place in its stream now (R-E3); relayed ones keep theirs.
-  if (queue.kind === 'outgoing' && origin !== 'network') enteredOutgoing(core, message, core.sendGroup.current);
+  if (queue.kind === 'outgoing') {
+    if (origin !== 'network') enteredOutgoing(core, message, core.sendGroup.current);
+    core.effects.afterCommit(() => core.placedOutgoing(message));
+  }
   // R-A2: positive arrival when placed in the destination queue (not when merely waiting to leave).
   if (queue.kind !== 'outgoing') acknowledge(core, draft, MessageClass.ACK_REACH_QUEUE);
   return { placed: true, message };

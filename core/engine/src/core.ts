@@ -1,5 +1,5 @@
 /** The shared state every part of the queue manager works on during one unit of work. */
-import type { Store, QueueRecord, ReadyKey } from '@qk/store';
+import type { Store, QueueRecord, ReadyKey, StoredMessage } from '@qk/store';
 import type { ComputerIdentity, Sequences } from './identity.js';
 import type { QueueRegistry } from './queue-registry.js';
 import type { Settings } from './settings.js';
@@ -30,6 +30,8 @@ export interface Core {
   traffic(queueId: number, arrived: number, departed: number, depthDelta: number): void;
   /** Creates (or finds) the outgoing queue of a remote destination. */
   outgoingQueue(formatName: string, key: string): QueueRecord;
+  /** A message was committed to an outgoing queue: the network may send it as it is, without reading it back. */
+  placedOutgoing(message: StoredMessage): void;
   /**
    * The transaction whose sends are being released (R-E2), so its messages to another computer share one
    * group in their stream (docs/network.md); null for single sends.

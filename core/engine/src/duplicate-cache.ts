@@ -21,21 +21,34 @@ export class DuplicateCache {
     this.lastCleanupMs = startMs;
   }
 
-  private static key(sourceMachineId: string, messageId: string): string {
+  /**
+   * A message's entry: (source computer, message ID), case-blind. A caller deciding many messages makes each
+   * key once and passes it on (building and hashing it was most of a lookup).
+   */
+  static keyOf(sourceMachineId: string, messageId: string): string {
     return `${sourceMachineId.toLowerCase()}|${messageId.toLowerCase()}`;
   }
 
   /** True (and counted as a duplicate removed) when the message was stored already. */
   isDuplicate(sourceMachineId: string, messageId: string): boolean {
-    if (this.capacity === 0 || !this.entries.has(DuplicateCache.key(sourceMachineId, messageId))) return false;
+    return this.isDuplicateKey(DuplicateCache.keyOf(sourceMachineId, messageId));
+  }
+
+  /** isDuplicate by the key `keyOf` made. */
+  isDuplicateKey(key: string): boolean {
+    if (this.capacity === 0 || !this.entries.has(key)) return false;
     this.removed += 1;
     return true;
   }
 
   /** Remembers a message that was stored. */
   remember(sourceMachineId: string, messageId: string, nowMs: number): void {
+    this.rememberKey(DuplicateCache.keyOf(sourceMachineId, messageId), nowMs);
+  }
+
+  /** remember by the key `keyOf` made. */
+  rememberKey(key: string, nowMs: number): void {
     if (this.capacity === 0) return;
-    const key = DuplicateCache.key(sourceMachineId, messageId);
     this.entries.delete(key);
     if (this.entries.size >= this.capacity) {
       const oldest = this.entries.keys().next().value;

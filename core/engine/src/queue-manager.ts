@@ -175,6 +175,7 @@ class QueueManager implements QueueManagerApi {
           clock.now(),
         ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
+      placedOutgoing: (message) => this.networkPort.placed(message),
       sendGroup: { current: null },
     };
     this.ctx = {

@@ -1,7 +1,7 @@
 /** Emptying and deleting queues: purge (R-P*) and queue deletion (R-Q1), subqueues and journal with their queue. */
 import { QkError } from '@qk/model';
 import type { EngineContext } from './engine-context.js';
-import { removeChunk } from './removal.js';
+import { removeMessage } from './removal.js';
 import { cutQueue, PURGE_SYNC_ROWS, reclaimChunk } from './reclaimer.js';
 import type { UnitOptions } from './unit-runner.js';
 
@@ -49,13 +49,21 @@ export async function deleteQueue(ctx: EngineContext, path: string): Promise<voi
   const family = [queue, ...subqueues];
   for (const q of family)
     ctx.waiters.fail(q.id, new QkError('QUEUE_DELETED', `The queue '${registry.pathOf(q)}' was deleted.`));
-  for (const q of [...family, journal]) {
-    if (!q) continue;
-    ctx.claims.markRemoval(q.id, 'queueDeleted');
-    while ((await ctx.runner.runDurable(() => removeChunk(core, q, [], 'queueDeleted'), FREES_SPACE)) > 0);
-  }
   const gone = [...subqueues, ...(journal ? [journal] : []), queue];
-  await ctx.runner.runDurable(() => gone.forEach((q) => core.store.queues.remove(q.id)), FREES_SPACE);
+  // One commit, whatever the queues hold: their messages go as a purge's do (reclaimer.ts), with the NACKs of
+  // queue deletion (R-Q1), the first rows at once and the rest in the background; then the queues.
+  await ctx.runner.runDurable(() => {
+    for (const q of gone) {
+      ctx.claims.markRemoval(q.id, 'queueDeleted');
+      // R-Q1: messages held by a receive go now too; that receive then fails with QUEUE_DELETED (unplace).
+      for (const held of ctx.claims.idsIn(q.id).flatMap((id) => core.store.messages.get(id) ?? []))
+        removeMessage(core, held, 'queueDeleted');
+      const cut = cutQueue(ctx, q, 'queueDeleted');
+      if (cut.dead) reclaimChunk(ctx, cut.dead, PURGE_SYNC_ROWS);
+    }
+    for (const q of gone) core.store.queues.remove(q.id);
+  }, FREES_SPACE);
+  ctx.reclaimPurged();
   for (const q of gone) ctx.forget(q);
   for (const p of subqueuePaths) core.emit({ type: 'queueDeleted', path: p });
   core.emit({ type: 'queueDeleted', path: shownPath });

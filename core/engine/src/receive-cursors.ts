@@ -38,13 +38,20 @@ export class ReceiveCursors {
 
   /**
    * The first `count` ready messages of a queue that no receive holds, in receive order. With `take` they
-   * are claimed and the cursor moves past them; without, nothing changes (a peek).
+   * are claimed and the cursor moves past them; without, nothing changes (a peek). `known` may give rows the
+   * caller holds already (as placed): it is asked only for messages the store's index showed ready in this
+   * queue just now, so a message removed meanwhile is never taken from it.
    */
-  first(queueId: number, count: number, take: boolean): StoredMessage[] {
+  first(
+    queueId: number,
+    count: number,
+    take: boolean,
+    known?: (lookupId: number) => StoredMessage | undefined,
+  ): StoredMessage[] {
     for (;;) {
       const cursor = this.cursors.get(queueId);
-      const { picked, scannedTo, stale } = this.pick(queueId, cursor, count);
-      const rows = picked.length > 0 ? this.order.rows(picked) : new Map<number, StoredMessage>();
+      const { picked, scannedTo, stale, walkedIds } = this.pick(queueId, cursor, count);
+      const rows = this.rowsOf(picked, known ? (id) => (walkedIds.has(id) ? known(id) : undefined) : undefined);
       const found: StoredMessage[] = [];
       for (const key of picked) {
         const row = rows.get(key.lookupId);
@@ -68,11 +75,30 @@ export class ReceiveCursors {
     }
   }
 
+  private rowsOf(
+    picked: readonly ReadyKey[],
+    known: ((lookupId: number) => StoredMessage | undefined) | undefined,
+  ): Map<number, StoredMessage> {
+    if (picked.length === 0) return new Map<number, StoredMessage>();
+    if (!known) return this.order.rows(picked);
+    const held = new Map<number, StoredMessage>();
+    const unknown: ReadyKey[] = [];
+    for (const key of picked) {
+      const row = known(key.lookupId);
+      if (row) held.set(key.lookupId, row);
+      else unknown.push(key);
+    }
+    if (unknown.length > 0) for (const [id, row] of this.order.rows(unknown)) held.set(id, row);
+    return held;
+  }
+
   /** Merges the returned messages with the store's order past the cursor, skipping what receives hold. */
   private pick(queueId: number, cursor: Cursor | undefined, count: number) {
     const returned = cursor?.returned ?? [];
     const picked: ReadyKey[] = [];
     const stale = new Set<number>();
+    /** Picked messages the store's index showed ready just now (the returned ones are only remembered). */
+    const walkedIds = new Set<number>();
     let scannedTo: ReadyKey | null = cursor?.after ?? null;
     let walked: ReadyKey[] = [];
     let wi = 0;
@@ -95,10 +121,11 @@ export class ReceiveCursors {
         next = w;
         wi++;
         scannedTo = w;
+        walkedIds.add(w.lookupId);
       } else break;
       if (!this.claims.has(next.lookupId)) picked.push(next);
     }
-    return { picked, scannedTo: scannedTo === (cursor?.after ?? null) ? null : scannedTo, stale };
+    return { picked, scannedTo: scannedTo === (cursor?.after ?? null) ? null : scannedTo, stale, walkedIds };
   }
 
   /**

@@ -67,7 +67,7 @@ export function reclaimChunk(ctx: EngineContext, dead: DeadBucket, limit: number
   let left = limit;
   for (const table of ['main', 'mem'] as const) {
     while (left > 0) {
-      const chunk = core.store.messages.deadChunk(table, dead, left, core.xactDeadLetterAlways);
+      const chunk = core.store.messages.deadChunk(table, dead, left, core.xactDeadLetterAlways, core.clock.now());
       const n = chunk.lookupIds.length;
       if (n === 0) break;
       core.store.messages.removeMany(table, chunk.lookupIds);

@@ -2,7 +2,7 @@
  * A message leaves a queue: received, purged, expired, deleted with its queue, or removed by an
  * administrator. What each reason owes — journal copies, acknowledgments, dead letters — is decided here.
  */
-import { MessageClass, MessageStatus, type MessageRemovalReason } from '@qk/model';
+import { MessageClass, MessageStatus, QkError, type MessageRemovalReason } from '@qk/model';
 import { timerDeadlines } from './drafts.js';
 import type { QueueKind, QueueRecord, StoredMessage } from '@qk/store';
 import type { Core } from './core.js';
@@ -116,33 +116,42 @@ function journalReceived(core: Core, message: StoredMessage, queue: QueueRecord)
 }
 
 /**
- * Removes the next chunk of a queue's messages for purge or queue deletion, in one statement, with the
- * acknowledgments each ready message asked for. Returns how many went; 0 means the queue is empty (but
- * for `skip`).
+ * Messages of outgoing queues that their next hop has stored: what removeMessage(m, 'forwarded') does for each
+ * (a forwarded message owes nothing here; its journal copy is the sender's to make, R-J1), in one statement
+ * per table. Throws, as a single removal would, when one of them is gone (its queue was deleted).
  */
-export function removeChunk(
-  core: Core,
-  queue: QueueRecord,
-  skip: readonly number[],
-  reason: 'purged' | 'queueDeleted',
-): number {
-  for (const retained of [false, true]) {
-    for (const table of ['main', 'mem'] as const) {
-      const chunk = core.store.messages.removalChunk(table, queue.id, skip, retained, core.xactDeadLetterAlways);
-      const n = chunk.lookupIds.length;
-      if (n === 0) continue;
-      core.store.messages.removeMany(table, chunk.lookupIds);
-      const retainedCount = retained ? n : 0;
-      core.registry.count(queue.id, -n, -chunk.bytes, -retainedCount);
-      core.traffic(queue.id, 0, n, -n);
-      core.effects.onRollback(() => {
-        core.registry.count(queue.id, n, chunk.bytes, retainedCount);
-        core.traffic(queue.id, 0, -n, n);
-      });
-      for (const row of chunk.owing) owe(core, row, queue.kind, reason);
-      core.effects.afterCommit(() => core.touched(queue.id));
-      return n;
-    }
+export function removeForwarded(core: Core, messages: readonly StoredMessage[]): void {
+  const byQueue = new Map<number, StoredMessage[]>();
+  for (const m of messages) {
+    const list = byQueue.get(m.queueId);
+    if (list) list.push(m);
+    else byQueue.set(m.queueId, [m]);
   }
-  return 0;
+  for (const [queueId, list] of byQueue) {
+    const queue = core.registry.get(queueId);
+    if (!queue) continue;
+    for (const table of ['main', 'mem'] as const) {
+      const ids = list.filter((m) => m.table === table).map((m) => m.lookupId);
+      if (ids.length > 0 && core.store.messages.removeMany(table, ids) !== ids.length)
+        throw new QkError('QUEUE_DELETED', `A message of '${core.registry.pathOf(queue)}' was removed meanwhile.`);
+    }
+    const n = list.length;
+    let bytes = 0;
+    let retained = 0;
+    for (const m of list) {
+      bytes += m.size;
+      if (m.status !== MessageStatus.READY) retained += 1;
+    }
+    core.registry.count(queueId, -n, -bytes, -retained);
+    core.traffic(queueId, 0, n, -n);
+    core.effects.onRollback(() => {
+      core.registry.count(queueId, n, bytes, retained);
+      core.traffic(queueId, 0, -n, n);
+    });
+    const path = core.registry.pathOf(queue);
+    core.effects.afterCommit(() => {
+      core.touched(queueId);
+      for (const m of list) core.emit({ type: 'messageRemoved', path, lookupId: m.lookupId, reason: 'forwarded' });
+    });
+  }
 }

@@ -11,7 +11,7 @@ import { isDiskFullError, type Store } from '@qk/store';
 import type { Effects } from './effects.js';
 import type { Sequences } from './identity.js';
 
-/** How a unit of work behaves when the disk is full. */
+/** How a unit of work is run: what it may do on a full disk, and when its caller is answered. */
 export interface UnitOptions {
   /**
    * The work deletes messages (purge, queue deletion, an administrator's delete): on a full disk it may use the
@@ -70,6 +70,7 @@ export class UnitRunner {
     this.ensureOpen();
     if (options.express !== true) this.ensureDiskHealthy();
     this.sequences.ensure(64);
+    const changesBefore = this.store.changes();
     for (;;) {
       const mark = this.effects.mark();
       let result: T;
@@ -81,7 +82,8 @@ export class UnitRunner {
         continue;
       }
       this.effects.commit();
-      if (options.express !== true) this.syncNow();
+      // Work that wrote nothing (a maintenance pass with nothing to do) has nothing to wait for.
+      if (options.express !== true && this.store.changes() !== changesBefore) this.syncNow();
       return result;
     }
   }

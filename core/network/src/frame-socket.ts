@@ -34,19 +34,26 @@ export function frameSocket(socket: Socket, maxFrameBytes = MAX_FRAME_BYTES): Fr
     sink?.closed(closedReason);
   };
 
+  /** The length of the frame being read, once its header is in; -1 before. */
+  let expected = -1;
   const onData = (data: Buffer): void => {
     chunks.push(data);
     buffered += data.length;
     while (buffered >= HEADER) {
-      const head = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      chunks = [head];
-      const length = head.readUInt32BE(0);
-      if (length > maxFrameBytes) {
-        closedReason = `a frame of ${length} bytes is larger than the ${maxFrameBytes} allowed`;
-        socket.destroy();
-        return;
+      if (expected < 0) {
+        if ((chunks[0] as Buffer).length < HEADER) chunks = [Buffer.concat(chunks)];
+        expected = (chunks[0] as Buffer).readUInt32BE(0);
+        if (expected > maxFrameBytes) {
+          closedReason = `a frame of ${expected} bytes is larger than the ${maxFrameBytes} allowed`;
+          socket.destroy();
+          return;
+        }
       }
-      if (head.length < HEADER + length) return;
+      // A large frame comes in many reads: they are joined once it is whole, not again at every read.
+      if (buffered < HEADER + expected) return;
+      const head = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, buffered);
+      const length = expected;
+      expected = -1;
       const text = head.toString('utf8', HEADER, HEADER + length);
       const rest = head.subarray(HEADER + length);
       chunks = rest.length > 0 ? [rest] : [];

@@ -3,7 +3,14 @@
  * with the name trusted for the certificate it showed; then deliveries and control items, each answered only
  * once what was stored is durable.
  */
-import { isPeerLinkOperation, PEER_PROTOCOL_VERSION, peerLinkOperations, toErrorBody, type Envelope } from '@qk/api';
+import {
+  isPeerLinkOperation,
+  parsePeerDeliver,
+  PEER_PROTOCOL_VERSION,
+  peerLinkOperations,
+  toErrorBody,
+  type Envelope,
+} from '@qk/api';
 import type { ComputerRef, NetworkPort, StoredPeer } from '@qk/engine';
 import { QkError } from '@qk/model';
 import type { PeerCallHandler } from './channel.js';
@@ -49,7 +56,7 @@ export function inboundHandler(peer: StoredPeer, deps: InboundDeps): PeerCallHan
     }
     if (!from) throw new QkError('ACCESS_DENIED', 'Say hello first (peerHello).');
     if (op === 'peerDeliver') {
-      const { messages } = peerLinkOperations.peerDeliver.input.parse(input);
+      const { messages } = parsePeerDeliver(input);
       const outcomes = await deps.port().deliver(from, messages.map(fromWire), deps.routing);
       return { outcomes };
     }

@@ -21,6 +21,8 @@ const LEASE_BYTES = 1024 * 1024;
 /** Deliver calls in flight per session, and per outgoing queue of nontransactional messages (one for transactional). */
 const SESSION_WINDOW = 8;
 const QUEUE_WINDOW = 4;
+/** Between kicks, control items owed are looked for at most this often (a pump runs after every call). */
+const CONTROL_CHECK_MS = 25;
 
 export interface OutboundDeps {
   self: ComputerRef;
@@ -54,6 +56,9 @@ export class OutboundSession {
   readonly #busy = new Map<string, number>();
   readonly #transactionalQueues = new Set<string>();
   #controlInFlight = false;
+  /** When control items were last looked for, and whether a kick asked to look again now. */
+  #controlCheckedAt = -Infinity;
+  #controlHint = true;
   #rotation = 0;
   #pumping = false;
   #pumpAgain = false;
@@ -85,6 +90,7 @@ export class OutboundSession {
   /** There may be work: connect if needed, else send. */
   kick(): void {
     if (this.#phase === 'closed') return;
+    this.#controlHint = true;
     if (this.#phase === 'connected') return this.#pump();
     if (this.#phase === 'idle' && this.#hasWork()) this.#startConnect();
   }
@@ -340,7 +346,10 @@ export class OutboundSession {
       }
     }
     this.#rotation += 1;
-    if (!this.#controlInFlight) {
+    const now = performance.now();
+    if (!this.#controlInFlight && (this.#controlHint || now - this.#controlCheckedAt >= CONTROL_CHECK_MS)) {
+      this.#controlHint = false;
+      this.#controlCheckedAt = now;
       const pending = port.pendingControl(this.#via(), PEER_BATCH_MAX);
       if (pending) {
         started = true;
@@ -426,6 +435,7 @@ export class OutboundSession {
       this.#deps.log.error({ peer: this.#peer.name, error: String(error) }, 'sending control items failed');
     } finally {
       this.#controlInFlight = false;
+      this.#controlHint = true; // more may have come meanwhile
       this.#pump();
     }
   }

@@ -7,6 +7,5 @@ export type * from './records.js';
 export type { NewQueue } from './queue-store.js';
 export { takeExclusiveLock, type ExclusiveLock } from './exclusive-lock.js';
 export { isDiskFullError, SPACE_RESERVE_FILE } from './space-reserve.js';
-export type { Buckets, BucketCut, DeadBucket } from './buckets.js';
-export type { RemovalChunk } from './message-store.js';
+export type { DeadBucket } from './buckets.js';
 export type { PlainExpired } from './bulk-expiry.js';

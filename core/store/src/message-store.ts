@@ -11,6 +11,8 @@ import type { Buckets, DeadBucket } from './buckets.js';
 
 const TABLES: readonly MessageTable[] = ['main', 'mem'];
 const NOT_DEAD = 'queue_id NOT IN (SELECT bucket FROM main.dead_buckets)';
+/** Whether a message leaving unreceived owes something (its first parameter: XactDeadLetterAlways). */
+const OWING = '((ack & 12) <> 0 AND admin_queue IS NOT NULL) OR (transactional = 1 AND ((journal & 1) <> 0 OR ? = 1))';
 /** Expired messages handled per call; the engine calls again at once while calls come back full. */
 export const EXPIRY_BATCH = 5_000;
 
@@ -26,10 +28,8 @@ interface TableStatements {
   byCorrelation: Database.Statement;
   byMessageId: Database.Statement;
   byConversation: Database.Statement;
-  readyChunk: Database.Statement;
-  retainedChunk: Database.Statement;
-  owingNacks: Database.Statement;
   deadReady: Database.Statement;
+  deadDue: Database.Statement;
   deadRetained: Database.Statement;
   rebucket: Database.Statement;
   rows: Database.Statement;
@@ -65,25 +65,17 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     byCorrelation: raw(`SELECT ${all} FROM ${t}.messages WHERE correlation_id = ? ORDER BY lookup_id`),
     byMessageId: raw(`SELECT ${all} FROM ${t}.messages WHERE msg_id = ? ORDER BY lookup_id`),
     byConversation: raw(`SELECT ${columnsWithoutBody()} FROM ${t}.messages WHERE conversation = ?`),
-    // Index order, ids and sizes only: purging a million messages never builds a million row objects.
-    readyChunk: raw(
-      `SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status = 1
-         AND lookup_id NOT IN (SELECT value FROM json_each(?)) ORDER BY priority DESC, lookup_id LIMIT 50000`,
-    ),
-    retainedChunk: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT 50000`),
-    // The few rows of a chunk that owe something are read whole: those that asked for negative
-    // acknowledgments — NEG_RECEIVE for a destination queue (R-P3, R-Q1), NEG_ARRIVAL for an outgoing queue
-    // (R-P6) — and transactional ones that go to a transactional dead-letter queue (R-D2; all of them when the
-    // second parameter is 1, XactDeadLetterAlways, R-D3).
-    owingNacks: raw(
-      `SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))
-         AND (((ack & 12) <> 0 AND admin_queue IS NOT NULL) OR (transactional = 1 AND ((journal & 1) <> 0 OR ? = 1)))`,
-    ),
-    // A purged bucket's rows in bounded chunks, on the two partial indexes (buckets.ts); whether a ready one
-    // owes something (as owingNacks) is read in the same pass, so only those rows are read again whole.
-    deadReady: raw(
-      `SELECT lookup_id, size, ((ack & 12) <> 0 AND admin_queue IS NOT NULL) OR (transactional = 1 AND ((journal & 1) <> 0 OR ? = 1))
-         FROM ${t}.messages WHERE queue_id = ? AND status = 1 LIMIT ?`,
+    // A purged bucket's rows in bounded chunks, on the two partial indexes (buckets.ts), ids and sizes only:
+    // deleting a million messages never builds a million row objects. Whether a ready one owes something is
+    // read in the same pass — a NACK asked for: NEG_RECEIVE for a destination queue (R-P3, R-Q1), NEG_ARRIVAL
+    // for an outgoing one (R-P6); a transactional one going to a transactional dead-letter queue (R-D2; all
+    // of them when the first parameter is 1, XactDeadLetterAlways, R-D3) — so only those are read again whole.
+    deadReady: raw(`SELECT lookup_id, size, ${OWING} FROM ${t}.messages WHERE queue_id = ? AND status = 1 LIMIT ?`),
+    // The purged rows whose deadline has passed go first: until they are gone, every expiry probe reads past
+    // them on the deadline index (a restart after a long stop, a purge of messages about to expire).
+    deadDue: raw(
+      `SELECT lookup_id, size, ${OWING}
+         FROM ${t}.messages INDEXED BY messages_expiry WHERE expires_ms <= ? AND queue_id = ? AND status = 1 LIMIT ?`,
     ),
     deadRetained: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT ?`),
     rows: raw(`SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
@@ -170,9 +162,9 @@ export class MessageStore {
     return this.tables[table].remove.run(lookupId).changes > 0;
   }
 
-  /** Removes many rows in one statement. */
-  removeMany(table: MessageTable, lookupIds: readonly number[]): void {
-    if (lookupIds.length > 0) this.tables[table].removeMany.run(JSON.stringify(lookupIds));
+  /** Removes many rows in one statement; returns how many there were. */
+  removeMany(table: MessageTable, lookupIds: readonly number[]): number {
+    return lookupIds.length > 0 ? this.tables[table].removeMany.run(JSON.stringify(lookupIds)).changes : 0;
   }
 
   setStatus(table: MessageTable, lookupId: number, status: number): boolean {
@@ -259,34 +251,24 @@ export class MessageStore {
   }
 
   /**
-   * The next chunk (up to 50,000) of a queue's ready messages to remove, leaving out `skip` (messages held
-   * by a receive); with `retained`, its status-0/3 messages instead.
-   */
-  removalChunk(
-    table: MessageTable,
-    queueId: number,
-    skip: readonly number[],
-    retained: boolean,
-    xactDeadLetterAlways = false,
-  ): RemovalChunk {
-    const s = this.tables[table];
-    const bucket = this.buckets.of(queueId);
-    const rows = (retained ? s.retainedChunk.all(bucket) : s.readyChunk.all(bucket, JSON.stringify(skip))) as [
-      number,
-      number,
-    ][];
-    return this.chunkOf(table, rows, retained ? null : queueId, xactDeadLetterAlways);
-  }
-
-  /**
    * Up to `limit` rows of a purged bucket, ready ones first (with whole rows of those that owe something,
    * their queue id the one they were purged from); retained ones once no ready one is left.
    */
-  deadChunk(table: MessageTable, dead: DeadBucket, limit: number, xactDeadLetterAlways: boolean): RemovalChunk {
+  deadChunk(
+    table: MessageTable,
+    dead: DeadBucket,
+    limit: number,
+    xactDeadLetterAlways: boolean,
+    nowMs: number,
+  ): RemovalChunk {
     const s = this.tables[table];
-    const ready = s.deadReady.all(xactDeadLetterAlways ? 1 : 0, dead.bucket, limit) as [number, number, number][];
-    if (ready.length === 0)
-      return this.chunkOf(table, s.deadRetained.all(dead.bucket, limit) as [number, number][], null, false);
+    const always = xactDeadLetterAlways ? 1 : 0;
+    let ready = s.deadDue.all(always, nowMs, dead.bucket, limit) as [number, number, number][];
+    if (ready.length === 0) ready = s.deadReady.all(always, dead.bucket, limit) as [number, number, number][];
+    if (ready.length === 0) {
+      const retained = s.deadRetained.all(dead.bucket, limit) as [number, number][];
+      return { lookupIds: retained.map((r) => r[0]), bytes: retained.reduce((sum, r) => sum + r[1], 0), owing: [] };
+    }
     const owingIds = ready.filter((r) => r[2] === 1).map((r) => r[0]);
     const owing: StoredMessage[] = [];
     if (owingIds.length > 0) {
@@ -294,21 +276,6 @@ export class MessageStore {
       for (const row of rows) owing.push({ ...fromRaw(row, table), queueId: dead.queueId });
     }
     return { lookupIds: ready.map((r) => r[0]), bytes: ready.reduce((sum, r) => sum + r[1], 0), owing };
-  }
-
-  /** Ids and bytes of a chunk; with `owingQueueId`, the whole rows of those that owe a NACK or dead letter. */
-  private chunkOf(
-    table: MessageTable,
-    rows: [number, number][],
-    owingQueueId: number | null,
-    xactDeadLetterAlways: boolean,
-  ): RemovalChunk {
-    const lookupIds = rows.map((r) => r[0]);
-    const bytes = rows.reduce((sum, r) => sum + r[1], 0);
-    if (owingQueueId === null || rows.length === 0) return { lookupIds, bytes, owing: [] };
-    const owingRows = this.tables[table].owingNacks.all(JSON.stringify(lookupIds), xactDeadLetterAlways ? 1 : 0);
-    const owing = (owingRows as unknown[][]).map((r) => ({ ...fromRaw(r, table), queueId: owingQueueId }));
-    return { lookupIds, bytes, owing };
   }
 
   /** Moves rows into their queue's current bucket: messages a purge leaves to the receive holding them (R-P2). */

@@ -1,5 +1,6 @@
 /** The store of one data folder: the only place SQL is written (DESIGN: only core/store writes SQL). */
 import path from 'node:path';
+import type Database from 'better-sqlite3';
 import { openDatabase, type Db } from './open-database.js';
 import { MessageStore } from './message-store.js';
 import { ReadyOrder } from './ready-order.js';
@@ -27,6 +28,7 @@ export class Store {
   /** One transaction function, made once: better-sqlite3 builds a wrapper per db.transaction() call. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
   private readonly wal: WalSync;
+  private readonly countChanges: Database.Statement;
 
   private constructor(
     private readonly db: Db,
@@ -42,6 +44,7 @@ export class Store {
     this.network = new NetworkConfigStore(db);
     this.delivery = new NetworkDeliveryStore(db);
     this.runInTransaction = db.transaction((work: () => unknown) => work());
+    this.countChanges = db.prepare('SELECT total_changes()').pluck();
   }
 
   /** Opens the store of a data folder; throws STORE_CORRUPT or STORE_VERSION_TOO_NEW rather than rewrite it. */
@@ -75,6 +78,14 @@ export class Store {
   /** Puts every transaction committed so far on disk before returning. */
   syncNow(): void {
     this.wal.syncNow();
+  }
+
+  /**
+   * Rows this connection has inserted, updated or deleted since it opened (SQLite's total_changes()): the same
+   * before and after a transaction means it wrote nothing, so there is nothing to put on disk.
+   */
+  changes(): number {
+    return this.countChanges.get() as number;
   }
 
   /** False when the data folder's disk had no room for the space reserve at start (see space-reserve.ts). */

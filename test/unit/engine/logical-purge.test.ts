@@ -138,3 +138,32 @@ test('R-S3 a message moved to a subqueue before the purge keeps its lookup ID, a
   expect(await h.qm.purgeQueue(Q)).toBe(50);
   expect(h.qm.showQueue(Q).messageCount).toBe(0);
 });
+
+test('R-Q1 deleting a large queue is one commit; its NACKs follow, and a queue created again by that name starts empty', async () => {
+  await fill(N);
+  let fail!: () => void;
+  const held = h.qm.receive({
+    path: Q,
+    deliver: () =>
+      new Promise<WriteReply>((_resolve, reject) => {
+        fail = () => reject(new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed.'));
+      }),
+  });
+  await until(() => typeof fail === 'function');
+  await h.qm.deleteQueue(Q);
+  expect(() => h.qm.showQueue(Q)).toThrow(expect.objectContaining({ code: 'QUEUE_NOT_FOUND' }));
+  // The held message went with its queue (R-Q1): its receive cannot take it any more.
+  fail();
+  await expect(held).rejects.toMatchObject({ code: expect.stringMatching(/QUEUE_DELETED|SERVICE_NOT_AVAILABLE/) });
+  h.qm.createQueue({ path: Q });
+  expect(h.qm.showQueue(Q).messageCount).toBe(0);
+  await h.qm.send(Q, { body: 'new', delivery: 'recoverable' });
+  const deleted = (): number =>
+    h.qm.browse({ path: ADMIN, limit: 1_000 }).messages.filter((m) => m.classCode === MessageClass.NACK_Q_DELETED)
+      .length;
+  await until(() => deleted() === N / NACK_EVERY);
+  expect(h.qm.browse({ path: Q, limit: 10, includeBody: true }).messages.map((m) => m.body)).toEqual(['new']);
+  await h.reopen();
+  expect(h.qm.showQueue(Q).messageCount).toBe(1);
+  expect(deleted()).toBe(N / NACK_EVERY);
+}, 120_000);

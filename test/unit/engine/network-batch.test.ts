@@ -112,6 +112,20 @@ describe('leases seek past what other leases hold', () => {
     expect(await lab.drain('ALPHA', 'BETA', ORDERS)).toHaveLength(8);
   });
 
+  test('R-P6 a purge of the outgoing queue between send and lease: nothing purged leaves (leases take rows as placed only if still there)', async () => {
+    const alpha = lab.open('ALPHA');
+    lab.open('BETA').qm.createQueue({ path: '.\\private$\\orders' });
+    await sendMany(lab, 'BETA\\private$\\orders', 5);
+    expect(await alpha.qm.purgeQueue(ORDERS)).toBe(5);
+    expect(alpha.qm.networkPort.lease(ORDERS, 10, 1 << 20)).toBeNull();
+    await alpha.qm.send('BETA\\private$\\orders', { body: 'after', delivery: 'recoverable' });
+    const lease = alpha.qm.networkPort.lease(ORDERS, 10, 1 << 20);
+    expect(lease?.messages.map((m) => m.body.toString())).toEqual(['after']);
+    alpha.qm.networkPort.release(lease!);
+    expect(await lab.drain('ALPHA', 'BETA', ORDERS)).toHaveLength(1);
+    expect(bodiesIn(lab, 'BETA', '.\\private$\\orders')).toEqual(['after']);
+  });
+
   test('a lease stops at its byte budget; what it leaves is the next lease', async () => {
     const alpha = lab.open('ALPHA');
     lab.open('BETA').qm.createQueue({ path: '.\\private$\\orders' });

@@ -310,11 +310,13 @@ describe('answers wait for the disk', () => {
     }
   });
 
-  test('runNow puts its commit on disk before it returns, except for express work', () => {
+  test('runNow puts its commit on disk before it returns, except for express work and work that wrote nothing', () => {
     const syncs = holdSyncs();
     runner.runNow(write('admin'));
     expect(syncs.syncNowCalls).toBe(1);
-    runner.runNow(() => 'express only', { express: true });
+    runner.runNow(() => (write('express only')(), 'no disk'), { express: true });
+    expect(syncs.syncNowCalls).toBe(1);
+    expect(runner.runNow(() => store.queues.getMeta('admin'))).toBe('stored');
     expect(syncs.syncNowCalls).toBe(1);
   });
 

@@ -37,6 +37,30 @@ describe('frames over a socket', () => {
     expect(got).toEqual(frames);
   });
 
+  test('frames split anywhere — inside the 4-byte header, several in one read — are put together once each', async () => {
+    const [a, b] = await pair();
+    const receiver = frameSocket(b);
+    const got: string[] = [];
+    receiver.attach({ frame: (t) => got.push(t), closed: () => undefined });
+    const frames = ['one', '', 'x'.repeat(70_000), 'ü→', '{"last":true}'];
+    const bytes = Buffer.concat(
+      frames.map((f) => {
+        const body = Buffer.from(f, 'utf8');
+        const header = Buffer.alloc(4);
+        header.writeUInt32BE(body.length, 0);
+        return Buffer.concat([header, body]);
+      }),
+    );
+    // Slices of 1, 2, 3, … bytes: headers and bodies cut at every kind of place.
+    a.setNoDelay(true);
+    for (let at = 0, size = 1; at < bytes.length; at += size, size = (size % 13) + 1) {
+      a.write(bytes.subarray(at, Math.min(bytes.length, at + size)));
+      if (at < 200) await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await expect.poll(() => got.length, { timeout: 5_000 }).toBe(frames.length);
+    expect(got).toEqual(frames);
+  });
+
   test('a frame larger than the limit closes the connection and is never handed on', async () => {
     const [a, b] = await pair();
     const receiver = frameSocket(b, 1_000);

@@ -1,7 +1,7 @@
 /**
  * The hand-written fast paths for the commonest frames (a call; a successful result; an item) take exactly
  * what the schemas take and give what they give: everything else still goes through the schemas, so errors
- * and their messages are unchanged.
+ * and their messages are unchanged. And the byte count of a frame is what its encoding would be.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -12,6 +12,7 @@ import {
   serverFrameSchema,
   wellFormedCall,
 } from '../../../core/rpc/src/frames.js';
+import { utf8Length } from '../../../core/rpc/src/limits.js';
 
 /** Values near every edge the schemas test: ids, op names, types, extra keys. */
 const edgyId = fc.oneof(
@@ -93,6 +94,23 @@ describe('commonServerFrame', () => {
           // Left to the schema: only frames that are neither a successful result nor an item.
           expect(schema.data.type === 'item' || (schema.data.type === 'result' && schema.data.ok)).toBe(false);
         }
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
+describe('utf8Length', () => {
+  test('counts what TextEncoder writes, lone surrogates included, without encoding', () => {
+    const encoder = new TextEncoder();
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme' }),
+      fc.array(fc.integer({ min: 0, max: 0xffff })).map((units) => String.fromCharCode(...units)),
+    );
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(utf8Length(value)).toBe(encoder.encode(value).length);
       }),
       { numRuns: 5_000 },
     );

@@ -66,7 +66,10 @@ test('a cut purges every row of the queue for every read; later rows and rows mo
     const tables: MessageTable[] = ['main', 'main', 'mem', 'main'];
     store.transaction(() =>
       tables.forEach((t, i) =>
-        store.messages.insert(t, record(i + 1, i === 3 ? { ack: 0x08, adminQueue: 'admin' } : {})),
+        store.messages.insert(
+          t,
+          record(i + 1, i === 3 ? { ack: 0x08, adminQueue: 'admin', expiresMs: 12_000 } : { expiresMs: 20_000 }),
+        ),
       ),
     );
     expect(ids(store)).toEqual([1, 2, 3, 4]);
@@ -82,7 +85,12 @@ test('a cut purges every row of the queue for every read; later rows and rows mo
     expect(store.messages.get(2)?.queueId).toBe(QUEUE);
     expect(store.messages.rows([{ lookupId: 3, table: 'mem' }])).toEqual([]);
     expect(store.messages.byCorrelation('c').map((m) => m.lookupId)).toEqual([2, 5]);
-    expect(store.messages.expired(20_000).map((m) => m.lookupId)).toEqual([2, 5]);
+    expect(
+      store.messages
+        .expired(20_000)
+        .map((m) => m.lookupId)
+        .sort(),
+    ).toEqual([2, 5]);
     expect(store.messages.usage()).toEqual([{ queueId: QUEUE, count: 2, bytes: 260, retained: 0 }]);
     expect(store.messages.classCounts(QUEUE)).toEqual([{ classCode: 0, count: 2 }]);
     expect(store.readyOrder.after(QUEUE, null, 10).keys.map((k) => k.lookupId)).toEqual([2, 5]);
@@ -94,8 +102,12 @@ test('a cut purges every row of the queue for every read; later rows and rows mo
     // Express rows are gone with the process (R-V1); the durable ones stay purged after a restart.
     expect(ids(store)).toEqual([2, 5]);
     expect(store.buckets.deadBuckets()).toEqual([cut.dead]);
-    const chunk = store.messages.deadChunk('main', cut.dead, 10, false);
+    // Due ones first (message 4's deadline has passed, message 1's not yet), then the rest.
+    const due = store.messages.deadChunk('main', cut.dead, 10, false, 15_000);
+    expect(due.lookupIds).toEqual([4]);
+    const chunk = store.messages.deadChunk('main', cut.dead, 10, false, 0);
     expect(chunk.lookupIds.sort()).toEqual([1, 4]);
+    expect(due.owing.map((m) => m.lookupId)).toEqual([4]);
     // Only the row that asked for a NACK is read whole, under the queue it was purged from.
     expect(chunk.owing.map((m) => [m.lookupId, m.queueId])).toEqual([[4, QUEUE]]);
     store.transaction(() => {

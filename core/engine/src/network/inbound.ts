@@ -8,7 +8,7 @@
 import { Delivery, Limits, MessageClass, parseQueueName, type QueueRef } from '@qk/model';
 import type { QueueRecord } from '@qk/store';
 import type { Core } from '../core.js';
-import type { DuplicateCache } from '../duplicate-cache.js';
+import { DuplicateCache } from '../duplicate-cache.js';
 import type { ArrivalsInFlight } from '../network-arrival.js';
 import { arrive } from '../arrival.js';
 import { failDelivery } from '../acknowledgments.js';
@@ -123,7 +123,8 @@ function destinationQueue(core: Core, ref: QueueRef): QueueRecord | undefined {
   return queue && (queue.kind === 'private' || queue.kind === 'public') ? queue : undefined;
 }
 
-const duplicateKey = (m: TransitMessage): string => `${m.sourceMachineId}|${m.msgId}`.toLowerCase();
+/** The duplicate cache's key, which is also the key of an arrival still deciding (network-arrival.ts). */
+const duplicateKey = (m: TransitMessage): string => DuplicateCache.keyOf(m.sourceMachineId, m.msgId);
 
 /** Places one message (without a sequence) in its queue here; runs in a unit of work. */
 function placeHere(core: Core, ref: QueueRef, draft: Draft, m: TransitMessage): DeliveryOutcome {
@@ -150,19 +151,20 @@ function placeHere(core: Core, ref: QueueRef, draft: Draft, m: TransitMessage): 
 async function deliverLocal(deps: InboundDeps, items: readonly Item[], outcomes: DeliveryOutcome[]): Promise<void> {
   const { core } = deps;
   const now = core.clock.now();
-  const batch: (Item & { draft: Draft })[] = [];
+  const batch: (Item & { draft: Draft; key: string | null })[] = [];
   const alone: Item[] = [];
   const keys = new Set<string>();
   for (const it of items) {
-    if (!it.m.transactional) {
-      const key = duplicateKey(it.m);
+    // R-U1: transactional messages have their sequences instead of the cache.
+    const key = it.m.transactional ? null : duplicateKey(it.m);
+    if (key !== null) {
       if (keys.has(key) || deps.arrivals.deciding(key)) {
         alone.push(it);
         continue;
       }
       keys.add(key);
     }
-    batch.push({ ...it, draft: draftFromTransit(it.m, now) });
+    batch.push({ ...it, draft: draftFromTransit(it.m, now), key });
   }
   const one = async (it: Item): Promise<void> => {
     try {
@@ -179,17 +181,15 @@ async function deliverLocal(deps: InboundDeps, items: readonly Item[], outcomes:
       results = await deps.arrivals.runAll([...keys], async () => {
         const placed = await deps.execute(durable, () =>
           batch.map((it): DeliveryOutcome => {
-            // R-U1: transactional messages have their sequences instead of the cache.
-            if (!it.m.transactional && deps.duplicates.isDuplicate(it.m.sourceMachineId, it.m.msgId))
-              return { outcome: 'duplicate' };
+            if (it.key !== null && deps.duplicates.isDuplicateKey(it.key)) return { outcome: 'duplicate' };
             return placeHere(core, it.ref, it.draft, it.m);
           }),
         );
         // R-U2: remembered once stored, so one refused now is taken when it comes again.
         const at = core.clock.now();
         placed.forEach((o, k) => {
-          const m = (batch[k] as Item).m;
-          if (o.outcome === 'stored' && !m.transactional) deps.duplicates.remember(m.sourceMachineId, m.msgId, at);
+          const key = batch[k]?.key;
+          if (o.outcome === 'stored' && key != null) deps.duplicates.rememberKey(key, at);
         });
         return placed;
       });

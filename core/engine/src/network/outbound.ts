@@ -12,7 +12,7 @@ import type { ReceiveCursors } from '../receive-cursors.js';
 import { deadLetter, failDelivery } from '../acknowledgments.js';
 import { copyHasRoom } from '../quotas.js';
 import { draftOf, place } from '../placement.js';
-import { removeMessage } from '../removal.js';
+import { removeForwarded, removeMessage } from '../removal.js';
 import { recordSent } from './confirmations.js';
 import type { DeliveryOutcome, OutboundLease, OutgoingSummary } from './port-types.js';
 import { toTransit } from './transit.js';
@@ -42,6 +42,13 @@ interface Unconfirmed {
   sends: number;
 }
 
+/**
+ * Rows of messages just placed in outgoing queues, kept as placed so a lease need not read them back: most
+ * leave within a second of arriving. Bounded; the oldest go first, and a lease reads what is not here.
+ */
+const FRESH_MAX_MESSAGES = 20_000;
+const FRESH_MAX_BYTES = 32 * 1024 * 1024;
+
 /** A transaction's messages are never split across leases; this caps the one a lease may grow to. */
 const GROUP_CAP = 10_000;
 
@@ -59,6 +66,8 @@ export class Outbound {
   readonly #unconfirmed = new Map<number, Unconfirmed>();
   /** Outgoing queues found to hold transactional messages: their leases keep transactions whole. */
   readonly #sequenced = new Set<number>();
+  readonly #fresh = new Map<number, StoredMessage>();
+  #freshBytes = 0;
   #nextLease = 1;
 
   constructor(deps: OutboundDeps) {
@@ -153,7 +162,8 @@ export class Outbound {
     now: number,
   ): OutboundLease | null | undefined {
     if (this.#sequenced.has(queue.id) || this.#waitingIn(queue.id, now) > 0) return undefined;
-    const found = this.#deps.cursors.first(queue.id, maxMessages, true);
+    const found = this.#deps.cursors.first(queue.id, maxMessages, true, (id) => this.#fresh.get(id));
+    for (const m of found) this.#forgetFresh(m.lookupId);
     if (found.length === 0) return null;
     if (found.some((m) => m.transactional)) {
       this.#sequenced.add(queue.id);
@@ -170,6 +180,25 @@ export class Outbound {
     const taken = found.slice(0, count);
     if (count < found.length) this.#unclaim(found.slice(count));
     return this.#hold(queue, taken, this.#transitOf(taken), bytes, now);
+  }
+
+  /** See Core.placedOutgoing. */
+  placed(message: StoredMessage): void {
+    if (this.#fresh.has(message.lookupId)) return;
+    this.#fresh.set(message.lookupId, message);
+    this.#freshBytes += message.size;
+    while (this.#fresh.size > FRESH_MAX_MESSAGES || this.#freshBytes > FRESH_MAX_BYTES) {
+      const oldest = this.#fresh.keys().next();
+      if (oldest.done) break;
+      this.#forgetFresh(oldest.value);
+    }
+  }
+
+  #forgetFresh(lookupId: number): void {
+    const m = this.#fresh.get(lookupId);
+    if (!m) return;
+    this.#fresh.delete(lookupId);
+    this.#freshBytes -= m.size;
   }
 
   #hold(
@@ -208,13 +237,31 @@ export class Outbound {
     const { core } = this.#deps;
     const sent: StoredMessage[] = [];
     const done: StoredMessage[] = [];
+    const sequenced = (m: StoredMessage, i: number): boolean => m.transactional && lease.messages[i]?.sequence != null;
+    const forwardedAll = held.messages.every((m, i) => {
+      const outcome = outcomes[i]?.outcome;
+      return !sequenced(m, i) && (outcome === 'stored' || outcome === 'duplicate');
+    });
+    if (forwardedAll) {
+      // The usual answer: the next hop stored every message. One statement removes them all.
+      try {
+        await this.#deps.execute(
+          held.messages.some((m) => m.table === 'main'),
+          () => this.#forwardAll(held.messages, held.inTransit),
+        );
+        done.push(...held.messages);
+      } finally {
+        this.#let(held.messages, done);
+      }
+      return;
+    }
     try {
       await this.#deps.execute(
         held.messages.some((m) => m.table === 'main'),
         () => {
           held.messages.forEach((m, i) => {
             const outcome = outcomes[i] ?? { outcome: 'retry', reason: 'no answer' };
-            const sequenced = m.transactional && lease.messages[i]?.sequence != null;
+            const inSequence = sequenced(m, i);
             const leave = (reason: MessageRemovalReason): void =>
               this.#leave(m, reason, held.inTransit.has(m.lookupId));
             switch (outcome.outcome) {
@@ -223,17 +270,17 @@ export class Outbound {
                 done.push(m);
                 return;
               case 'duplicate':
-                if (sequenced) this.#confirm(m, leave);
+                if (inSequence) this.#confirm(m, leave);
                 else this.#forward(m, leave);
                 done.push(m);
                 return;
               case 'stored':
                 // A routing server has it; the destination has yet to confirm (unless it did meanwhile).
-                if (sequenced && !this.#acked(lease.messages[i]?.sequence)) {
+                if (inSequence && !this.#acked(lease.messages[i]?.sequence)) {
                   sent.push(m);
                   return;
                 }
-                if (sequenced) this.#confirm(m, leave);
+                if (inSequence) this.#confirm(m, leave);
                 else this.#forward(m, leave);
                 done.push(m);
                 return;
@@ -337,6 +384,21 @@ export class Outbound {
     if (!sequence) return false;
     const out = this.#deps.core.store.delivery.seqOutByStream(sequence.stream);
     return out !== undefined && sequence.number <= out.acked;
+  }
+
+  /** #forward for a whole lease: the removals in one statement, then the journal copies in order. */
+  #forwardAll(messages: readonly StoredMessage[], inTransit: ReadonlySet<number>): void {
+    const { core } = this.#deps;
+    removeForwarded(core, messages);
+    for (const table of ['main', 'mem'] as const) {
+      const ids = messages.filter((m) => m.table === table && inTransit.has(m.lookupId)).map((m) => m.lookupId);
+      if (ids.length > 0) core.store.delivery.removeTransit(table, ids);
+    }
+    for (const m of messages) {
+      const id = m.lookupId;
+      if (this.#unconfirmed.has(id)) core.effects.afterCommit(() => this.#unconfirmed.delete(id));
+      if ((m.journal & 2) !== 0 && m.sourceMachineId === core.identity.id) journalCopy(core, m);
+    }
   }
 
   /** The next hop stored a nontransactional message: it leaves; R-J1 source-journal copy when it was sent from here. */

@@ -1,4 +1,5 @@
 /** The engine's network entry points (NetworkPort, docs/network.md), composed of the inbound, outbound and confirmation parts. */
+import type { StoredMessage } from '@qk/store';
 import type { Core } from '../core.js';
 import type { Claims } from '../claims.js';
 import type { ReceiveCursors } from '../receive-cursors.js';
@@ -65,6 +66,11 @@ export class EngineNetworkPort implements NetworkPort {
 
   settle(lease: OutboundLease, outcomes: readonly DeliveryOutcome[]): Promise<void> {
     return this.#outbound.settle(lease, outcomes);
+  }
+
+  /** A message committed to an outgoing queue (see Core.placedOutgoing). */
+  placed(message: StoredMessage): void {
+    this.#outbound.placed(message);
   }
 
   release(lease: OutboundLease): void {
