@@ -48,15 +48,18 @@ export class Maintenance {
   subqueueOpened(queue: QueueRecord): void {
     // setImmediate runs after the call's synchronous part and its reply, before the next request is read; a
     // receive that waits on the subqueue registers its waiter first, and keeps it.
-    setImmediate(() => {
-      try {
-        this.subqueues.dropIfUnused(this.ctx, queue);
-      } catch (error) {
-        // Closed meanwhile: the subqueue stays in the store and the next start's sweep removes it.
-        if (isQkError(error) && error.code === 'SERVICE_NOT_AVAILABLE') return;
-        this.ctx.log().error({ err: error, queueId: queue.id }, 'an unused subqueue could not be removed');
-      }
-    });
+    setImmediate(() => this.subqueueCallEnded(queue));
+  }
+
+  /** The call that opened or waited on a subqueue is over: it goes now if nothing else uses it (R-S1). */
+  subqueueCallEnded(queue: QueueRecord): void {
+    try {
+      this.subqueues.dropIfUnused(this.ctx, queue);
+    } catch (error) {
+      // Closed meanwhile: the subqueue stays in the store and the next start's sweep removes it.
+      if (isQkError(error) && error.code === 'SERVICE_NOT_AVAILABLE') return;
+      this.ctx.log().error({ err: error, queueId: queue.id }, 'an unused subqueue could not be removed');
+    }
   }
 
   tick(nowMs: number): void {

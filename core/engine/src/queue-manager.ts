@@ -729,16 +729,29 @@ class QueueManager implements QueueManagerApi {
   ): Promise<void> {
     const remaining = deadline - this.clock.now();
     if (remaining <= 0 || this.closed) {
+      this.subqueueCallEnded(queue);
       throw new QkError('IO_TIMEOUT', `No message arrived in '${this.registry.pathOf(queue)}' within the timeout.`);
     }
     try {
       await this.waiters.wait(queue.id, remaining, signal, kind);
-    } finally {
-      // R-S1: a subqueue that only this wait kept goes once the call is over (a wait that timed out left it empty).
-      if (queue.kind === 'subqueue') this.maintenance.subqueueOpened(queue);
+    } catch (error) {
+      this.subqueueCallEnded(queue);
+      throw error;
     }
+    // Woken or timed out, the call goes on (it claims what arrived, or waits again, or ends above); a subqueue
+    // only this wait kept goes once the call is over (R-S1).
+    if (queue.kind === 'subqueue') this.maintenance.subqueueOpened(queue);
     if (!this.registry.get(queue.id))
       throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
+  }
+
+  /**
+   * R-S1: the call ends here with a refusal, so a subqueue that only it kept goes now — before the refusal
+   * reaches the caller, not a turn later, when a request already read could still see it (a refused call
+   * changes nothing).
+   */
+  private subqueueCallEnded(queue: QueueRecord): void {
+    if (queue.kind === 'subqueue' && !this.closed) this.maintenance.subqueueCallEnded(queue);
   }
 
   private claimByLookupId(

@@ -193,6 +193,25 @@ describe('R-S1 a subqueue opened by naming it lasts as long as the call', () => 
     expect(subqueuePaths()).toEqual([]);
   });
 
+  test('a timed-out wait on a missing subqueue is gone by the time its refusal reaches the caller, not a turn later', async () => {
+    // The API fuzz saw it: a request read in the same event-loop turn as the refusal still found the subqueue.
+    const stillThere: string[] = [];
+    const refused =
+      (path: string) =>
+      (error: unknown): never => {
+        if (subqueuePaths().includes(path)) stillThere.push(path);
+        throw error;
+      };
+    const receiving = h.qm.receive({ path: POISON, timeoutMs: 5 }).catch(refused(POISON));
+    const peeking = h.qm.peek({ path: RETRY, timeoutMs: 5 }).catch(refused(RETRY));
+    await afterCall();
+    expect(subqueuePaths().sort()).toEqual([POISON, RETRY]);
+    h.clock.advance(10);
+    await expect(receiving).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
+    await expect(peeking).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
+    expect(stillThere).toEqual([]);
+  });
+
   test('a receive waiting on a subqueue keeps it open, and a move into it wakes that receive', async () => {
     await h.qm.send(Q, { body: 'bad' });
     const created: string[] = [];
