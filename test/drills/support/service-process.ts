@@ -53,6 +53,8 @@ export interface DrillServiceOptions {
   dataDir?: string;
   /** More arguments for `qk service start` (e.g. --log-level). */
   extraArgs?: string[];
+  /** Options for the service's Node process (e.g. a heap limit). */
+  nodeArgs?: string[];
 }
 
 /** One data folder and the service process that runs on it (at most one at a time). */
@@ -61,6 +63,7 @@ export class DrillService {
   readonly name: string;
   private readonly ownsDataDir: boolean;
   private readonly extraArgs: string[];
+  private readonly nodeArgs: string[];
   private child: ChildProcess | null = null;
   private exited: Promise<number | null> = Promise.resolve(null);
   private stderrTail = '';
@@ -77,6 +80,7 @@ export class DrillService {
     this.dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'qk-drill-'));
     this.name = options.name ?? `DRILL${Math.random().toString(36).slice(2, 8).toUpperCase()}`;
     this.extraArgs = options.extraArgs ?? [];
+    this.nodeArgs = options.nodeArgs ?? [];
   }
 
   get running(): boolean {
@@ -91,6 +95,7 @@ export class DrillService {
   private spawnService(): ChildProcess {
     if (this.child) throw new Error(`a service is already running on ${this.dataDir}`);
     const args = [
+      ...this.nodeArgs,
       qkBin,
       'service',
       'start',
