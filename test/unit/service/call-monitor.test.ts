@@ -1,35 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Logger } from '@qk/model';
 import { ServiceHost } from '@qk/service';
 import { CallMonitor, replyItemsOf } from '../../../core/service/src/host/call-monitor.js';
 import { fakeEngineFactory } from './fake-engine.js';
 import { tempDataDir } from './helpers.js';
-
-interface Line {
-  level: string;
-  context: Record<string, unknown>;
-  message: string;
-}
-
-function recordingLogger(): Logger & { lines: Line[] } {
-  const lines: Line[] = [];
-  const make = (bindings: Record<string, unknown>): Logger & { lines: Line[] } => {
-    const at =
-      (level: string) =>
-      (context: object, message: string): void => {
-        lines.push({ level, context: { ...bindings, ...context }, message });
-      };
-    return {
-      lines,
-      error: at('error'),
-      warn: at('warn'),
-      info: at('info'),
-      debug: at('debug'),
-      child: (more) => make({ ...bindings, ...more }),
-    };
-  };
-  return make({});
-}
+import { recordingLogger } from './recording-logger.js';
 
 /** A monitor on a clock the test moves by hand; tick() is called by the test, never by a timer. */
 function manual(options: { slowCallMs?: number; stallMs?: number } = {}) {

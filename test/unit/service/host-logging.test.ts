@@ -1,35 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QueueManagerApi } from '@qk/engine';
-import { QkError, type Logger } from '@qk/model';
+import { QkError } from '@qk/model';
 import { ServiceHost } from '@qk/service';
 import { fakeEngineFactory } from './fake-engine.js';
 import { tempDataDir } from './helpers.js';
-
-interface Line {
-  level: string;
-  context: Record<string, unknown>;
-  message: string;
-}
-
-function recordingLogger(): Logger & { lines: Line[] } {
-  const lines: Line[] = [];
-  const make = (bindings: Record<string, unknown>): Logger & { lines: Line[] } => {
-    const at =
-      (level: string) =>
-      (context: object, message: string): void => {
-        lines.push({ level, context: { ...bindings, ...context }, message });
-      };
-    return {
-      lines,
-      error: at('error'),
-      warn: at('warn'),
-      info: at('info'),
-      debug: at('debug'),
-      child: (more) => make({ ...bindings, ...more }),
-    };
-  };
-  return make({});
-}
+import { recordingLogger } from './recording-logger.js';
 
 const QUIET_MONITOR = { slowCallMs: Number.POSITIVE_INFINITY, stallMs: Number.POSITIVE_INFINITY };
 
