@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { MessageInfo } from '@qk/model';
 import { MessageClass } from '@qk/model';
-import { openHarness, settle, type Harness } from './helpers.js';
+import { openHarness, settleUntil, type Harness } from './helpers.js';
 
 let h: Harness;
 const Q = '.\\private$\\sets';
@@ -21,10 +21,7 @@ afterEach(async () => {
   await h.dispose();
 });
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 2_000 && !check(); i++) await settle();
-  expect(check()).toBe(true);
-}
+const until = (check: () => boolean): Promise<void> => settleUntil(check, 2_000);
 
 test('R-X7 R-D4 plain, unflagged and NACK-asking messages expiring together: each owes what it owes, once', async () => {
   const send = async (count: number, label: string, extra: object, delivery: 'express' | 'recoverable') => {

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { WriteReply } from '@qk/engine';
 import { MessageClass, QkError } from '@qk/model';
 import { EXPIRY_BATCH } from '@qk/store';
-import { openHarness, settle, type Harness } from './helpers.js';
+import { openHarness, settleUntil, type Harness } from './helpers.js';
 
 let h: Harness;
 const Q = '.\\private$\\burst';
@@ -21,10 +21,7 @@ afterEach(async () => {
   await h.dispose();
 });
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 2_000 && !check(); i++) await settle();
-  expect(check()).toBe(true);
-}
+const until = (check: () => boolean): Promise<void> => settleUntil(check, 2_000);
 
 test('R-X7 more than a batch due at once all expire without waiting for further ticks; one held by a receive waits for it', async () => {
   const n = EXPIRY_BATCH * 2 + 10;

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { expect } from 'vitest';
 import { openQueueManager, type QueueManagerApi } from '@qk/engine';
 import { FakeClock } from './fake-clock.js';
 
@@ -34,3 +35,9 @@ export function openHarness(name = 'ALPHA'): Harness {
 
 /** Lets group commits (setImmediate) and timers run. */
 export const settle = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Lets background work (expiry passes, a purge's reclaimer) run turn by turn until `check` holds, at most `maxTurns`. */
+export async function settleUntil(check: () => boolean, maxTurns: number): Promise<void> {
+  for (let i = 0; i < maxTurns && !check(); i++) await settle();
+  expect(check()).toBe(true);
+}

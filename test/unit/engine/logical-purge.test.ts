@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { WriteReply } from '@qk/engine';
 import { MessageClass, QkError } from '@qk/model';
-import { openHarness, settle, type Harness } from './helpers.js';
+import { openHarness, settle, settleUntil, type Harness } from './helpers.js';
 
 let h: Harness;
 const Q = '.\\private$\\big';
@@ -27,10 +27,7 @@ afterEach(async () => {
   await h.dispose();
 });
 
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 5_000 && !check(); i++) await settle();
-  expect(check()).toBe(true);
-}
+const until = (check: () => boolean): Promise<void> => settleUntil(check, 5_000);
 
 async function fill(count: number, timeToBeReceived?: number): Promise<number[]> {
   const lookupIds: number[] = [];
