@@ -12,6 +12,7 @@ import type { Counts } from './config.js';
 import type { Results, Target } from './results.js';
 import { startService, type BenchService } from './service.js';
 import { inFlight, now, rate } from './stats.js';
+import { processStats } from './workloads/measure.js';
 
 const SECTION = 'network';
 const BATCH = 500;
@@ -24,6 +25,16 @@ const ARRIVAL_CAP_MS = 300_000;
 async function trust(from: QkClient, to: BenchService, name: string): Promise<void> {
   if (!to.peerAddress || !to.peerFingerprint) throw new Error(`${name} has no peer listener`);
   await from.peerAdd({ name, address: to.peerAddress, fingerprint: to.peerFingerprint });
+}
+
+/** CPU milliseconds the services used so far (0 where /proc cannot be read). */
+function cpuMsOf(services: readonly BenchService[]): number[] {
+  return services.map((s) => Math.round((processStats(s.pid)?.cpu_s ?? 0) * 1000));
+}
+
+/** Microseconds of CPU per message of each service over a phase, for the descriptions (less noisy than rates). */
+function cpuPerMessage(before: readonly number[], after: readonly number[], names: readonly string[], n: number) {
+  return names.map((name, i) => `${name} ${(((after[i]! - before[i]!) * 1000) / n).toFixed(1)}`).join(', ');
 }
 
 /** Sends `n` recoverable messages to `path` from `sender` and waits until `receiver` holds them all. */
@@ -67,6 +78,15 @@ export async function runNetwork(root: string, results: Results, counts: Counts)
     // Warm-up: the link's session, TLS and both stores.
     await endToEnd(a, 'BETA\\private$\\warm', b, '.\\private$\\warm', Math.min(2_000, n));
 
+    const services = [alpha, beta, relay];
+    const names = ['ALPHA', 'BETA', 'RELAY'];
+    let cpu = cpuMsOf(services);
+    const cpuNote = (): string => {
+      const after = cpuMsOf(services);
+      const note = `; service CPU µs per message: ${cpuPerMessage(cpu, after, names, n)}`;
+      cpu = after;
+      return note;
+    };
     const single = await endToEnd(a, '.\\private$\\local', a, '.\\private$\\local', n);
     const singleRate = rate(n, single.totalMs);
     const how = `${n.toLocaleString('en-US')} recoverable 200-byte messages, sendBatch of ${BATCH}, ${LANES} in flight`;
@@ -75,7 +95,7 @@ export async function runNetwork(root: string, results: Results, counts: Counts)
       'single computer: recoverable, send until stored',
       singleRate,
       'msg/s',
-      `${how}, to a queue on ALPHA`,
+      `${how}, to a queue on ALPHA${cpuNote()}`,
     );
 
     const direct = await endToEnd(a, 'BETA\\private$\\direct', b, '.\\private$\\direct', n);
@@ -85,7 +105,7 @@ export async function runNetwork(root: string, results: Results, counts: Counts)
       'ALPHA → BETA: recoverable, sent until stored on BETA',
       directRate,
       'msg/s',
-      `${how}, first send on ALPHA to the last message in BETA's queue (the link took the rest ${Math.round(direct.totalMs - direct.sentMs)} ms after the last send returned)`,
+      `${how}, first send on ALPHA to the last message in BETA's queue (the link took the rest ${Math.round(direct.totalMs - direct.sentMs)} ms after the last send returned)${cpuNote()}`,
     );
     results.add(
       SECTION,
@@ -97,6 +117,7 @@ export async function runNetwork(root: string, results: Results, counts: Counts)
     );
 
     await a.routeSet({ destination: 'BETA', via: 'RELAY' });
+    cpu = cpuMsOf(services);
     const routed = await endToEnd(a, 'BETA\\private$\\routed', b, '.\\private$\\routed', n);
     const routedRate = rate(n, routed.totalMs);
     results.add(
@@ -104,7 +125,7 @@ export async function runNetwork(root: string, results: Results, counts: Counts)
       'ALPHA → RELAY → BETA: recoverable, through a routing server',
       routedRate,
       'msg/s',
-      `${how}, route BETA via RELAY; first send on ALPHA to the last message in BETA's queue`,
+      `${how}, route BETA via RELAY; first send on ALPHA to the last message in BETA's queue${cpuNote()}`,
     );
     results.add(
       SECTION,

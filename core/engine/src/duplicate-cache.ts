@@ -5,9 +5,12 @@
  * cleanup runs every RemoveDuplicateCleanup and drops what is older than that, so an entry lives between one
  * and two cleanup intervals (KB255546).
  */
+import { OldestKey } from './oldest-key.js';
+
 export class DuplicateCache {
   /** Insertion order is age order, so the first key is the oldest. */
   private readonly entries = new Map<string, number>();
+  private readonly oldest = new OldestKey(this.entries);
   private removed = 0;
   private lastCleanupMs: number;
 
@@ -51,7 +54,7 @@ export class DuplicateCache {
     if (this.capacity === 0) return;
     this.entries.delete(key);
     if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next().value;
+      const oldest = this.oldest.next();
       if (oldest !== undefined) this.entries.delete(oldest);
     }
     this.entries.set(key, nowMs);

@@ -15,9 +15,12 @@ import type { NetworkLog } from './log.js';
 import { timing } from './timing.js';
 import { toWire } from './wire.js';
 
-/** Messages and bytes of one deliver call. */
-const LEASE_MESSAGES = 256;
-const LEASE_BYTES = 1024 * 1024;
+/**
+ * Messages and bytes of one deliver call: large enough that a call's fixed costs (a commit on each side, a
+ * round trip) are small per message; a lease that keeps a transaction whole may be larger (PEER_DELIVERY_MAX).
+ */
+const LEASE_MESSAGES = 1_000;
+const LEASE_BYTES = 4 * 1024 * 1024;
 /** Deliver calls in flight per session, and per outgoing queue of nontransactional messages (one for transactional). */
 const SESSION_WINDOW = 8;
 const QUEUE_WINDOW = 4;

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import fc from 'fast-check';
 import type { ArrivingMessage } from '@qk/engine';
 import { DuplicateCache } from '../../../core/engine/src/duplicate-cache.js';
 import { openHarness, type Harness } from './helpers.js';
@@ -71,5 +72,55 @@ describe('the duplicate cache records an ID once its outcome is known', () => {
     await h.qm.arrive('.\\private$\\dup-tx', from(3, { transactional: true }));
     await h.qm.arrive('.\\private$\\dup-tx', from(3, { transactional: true }));
     expect(h.qm.status().duplicateCache.entries).toBe(0);
+  });
+});
+
+describe('R-U2 a full cache forgets its oldest entry first', () => {
+  test('remember, look up and clean up behave as a plain list kept in age order', () => {
+    type Op = { kind: 'remember' | 'lookup'; key: number } | { kind: 'cleanup'; advance: number };
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('remember' as const), key: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({ kind: fc.constant('lookup' as const), key: fc.integer({ min: 0, max: 40 }) }),
+      fc.record({ kind: fc.constant('cleanup' as const), advance: fc.integer({ min: 0, max: 700 }) }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(op, { maxLength: 400 }), (capacity, ops: Op[]) => {
+        const interval = 1_000;
+        const cache = new DuplicateCache(capacity, interval, 0);
+        // The model: [key, remembered at], oldest first.
+        let model: [string, number][] = [];
+        let lastCleanup = 0;
+        let now = 0;
+        for (const o of ops) {
+          if (o.kind === 'cleanup') {
+            now += o.advance;
+            cache.cleanup(now);
+            if (now - lastCleanup >= interval) {
+              lastCleanup = now;
+              model = model.filter(([, at]) => now - at < interval);
+            }
+          } else if (o.kind === 'remember') {
+            const key = `k${o.key}`;
+            cache.remember(BETA, key, now);
+            model = model.filter(([k]) => k !== key);
+            if (model.length >= capacity) model.shift();
+            model.push([key, now]);
+          } else {
+            const key = `k${o.key}`;
+            expect(cache.isDuplicate(BETA, key)).toBe(model.some(([k]) => k === key));
+          }
+          expect(cache.size).toBe(model.length);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('a cache that was emptied and filled again still forgets its oldest', () => {
+    const cache = new DuplicateCache(3, 1_000, 0);
+    for (const k of ['a', 'b', 'c', 'd']) cache.remember(BETA, k, 0); // a goes
+    cache.cleanup(2_000); // all go: the kept walk of the keys has reached their end
+    for (const k of ['e', 'f', 'g', 'h']) cache.remember(BETA, k, 2_000); // e goes
+    expect(['e', 'f', 'g', 'h'].map((k) => cache.isDuplicate(BETA, k))).toEqual([false, true, true, true]);
   });
 });

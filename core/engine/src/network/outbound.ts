@@ -16,6 +16,7 @@ import { removeForwarded, removeMessage } from '../removal.js';
 import { recordSent } from './confirmations.js';
 import type { DeliveryOutcome, OutboundLease, OutgoingSummary } from './port-types.js';
 import { toTransit } from './transit.js';
+import { OldestKey } from '../oldest-key.js';
 
 export interface OutboundDeps {
   core: Core;
@@ -67,6 +68,7 @@ export class Outbound {
   /** Outgoing queues found to hold transactional messages: their leases keep transactions whole. */
   readonly #sequenced = new Set<number>();
   readonly #fresh = new Map<number, StoredMessage>();
+  readonly #oldestFresh = new OldestKey(this.#fresh);
   #freshBytes = 0;
   #nextLease = 1;
 
@@ -188,9 +190,9 @@ export class Outbound {
     this.#fresh.set(message.lookupId, message);
     this.#freshBytes += message.size;
     while (this.#fresh.size > FRESH_MAX_MESSAGES || this.#freshBytes > FRESH_MAX_BYTES) {
-      const oldest = this.#fresh.keys().next();
-      if (oldest.done) break;
-      this.#forgetFresh(oldest.value);
+      const oldest = this.#oldestFresh.next();
+      if (oldest === undefined) break;
+      this.#forgetFresh(oldest);
     }
   }
 
