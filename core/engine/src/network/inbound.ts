@@ -34,6 +34,12 @@ interface Item {
   ref: QueueRef;
 }
 
+/** An item placed with the others of its call: its draft, and its duplicate-cache key (null: transactional). */
+interface Placing extends Item {
+  draft: Draft;
+  key: string | null;
+}
+
 /**
  * One outcome per message, in order. The call's messages take few units of work: one for those placed here
  * without a sequence, one for those relayed, one per transaction of a sequence (R-E2) — so a lease costs one
@@ -126,6 +132,22 @@ function destinationQueue(core: Core, ref: QueueRef): QueueRecord | undefined {
 /** The duplicate cache's key, which is also the key of an arrival still deciding (network-arrival.ts). */
 const duplicateKey = (m: TransitMessage): string => DuplicateCache.keyOf(m.sourceMachineId, m.msgId);
 
+/**
+ * duplicateKey for the messages of one delivery, which nearly always share their source computer: its part of
+ * the key is made once.
+ */
+function duplicateKeys(): (m: TransitMessage) => string {
+  let source = '';
+  let prefix = '';
+  return (m) => {
+    if (m.sourceMachineId !== source) {
+      source = m.sourceMachineId;
+      prefix = DuplicateCache.keyOf(source, '');
+    }
+    return prefix + m.msgId.toLowerCase();
+  };
+}
+
 /** Places one message (without a sequence) in its queue here; runs in a unit of work. */
 function placeHere(core: Core, ref: QueueRef, draft: Draft, m: TransitMessage): DeliveryOutcome {
   const queue = destinationQueue(core, ref);
@@ -151,12 +173,13 @@ function placeHere(core: Core, ref: QueueRef, draft: Draft, m: TransitMessage): 
 async function deliverLocal(deps: InboundDeps, items: readonly Item[], outcomes: DeliveryOutcome[]): Promise<void> {
   const { core } = deps;
   const now = core.clock.now();
-  const batch: (Item & { draft: Draft; key: string | null })[] = [];
+  const batch: Placing[] = [];
   const alone: Item[] = [];
   const keys = new Set<string>();
+  const keyOf = duplicateKeys();
   for (const it of items) {
     // R-U1: transactional messages have their sequences instead of the cache.
-    const key = it.m.transactional ? null : duplicateKey(it.m);
+    const key = it.m.transactional ? null : keyOf(it.m);
     if (key !== null) {
       if (keys.has(key) || deps.arrivals.deciding(key)) {
         alone.push(it);
@@ -164,7 +187,8 @@ async function deliverLocal(deps: InboundDeps, items: readonly Item[], outcomes:
       }
       keys.add(key);
     }
-    batch.push({ ...it, draft: draftFromTransit(it.m, now), key });
+    // Written out, not spread: a spread copy was most of this loop's time.
+    batch.push({ index: it.index, m: it.m, ref: it.ref, draft: draftFromTransit(it.m, now), key });
   }
   const one = async (it: Item): Promise<void> => {
     try {
