@@ -68,7 +68,9 @@ export function arrive(core: Core, draft: Draft, queue: QueueRecord, origin: Ori
   // A message that leaves from here takes its place in its stream now (R-E3); relayed ones keep theirs.
   if (queue.kind === 'outgoing') {
     if (origin !== 'network') enteredOutgoing(core, message, core.sendGroup.current);
-    core.effects.afterCommit(() => core.placedOutgoing(message));
+    // Relayed messages get a transit row with their hops; a sequence only transactional ones.
+    const inTransit = origin === 'network' || message.transactional;
+    core.effects.afterCommit(() => core.placedOutgoing(message, inTransit));
   }
   // R-A2: positive arrival when placed in the destination queue (not when merely waiting to leave).
   if (queue.kind !== 'outgoing') acknowledge(core, draft, MessageClass.ACK_REACH_QUEUE);

@@ -30,8 +30,11 @@ export interface Core {
   traffic(queueId: number, arrived: number, departed: number, depthDelta: number): void;
   /** Creates (or finds) the outgoing queue of a remote destination. */
   outgoingQueue(formatName: string, key: string): QueueRecord;
-  /** A message was committed to an outgoing queue: the network may send it as it is, without reading it back. */
-  placedOutgoing(message: StoredMessage): void;
+  /**
+   * A message was committed to an outgoing queue: the network may send it as it is, without reading it back.
+   * `inTransit` is false when it is known to have no transit row (hops or a sequence), so none is looked for.
+   */
+  placedOutgoing(message: StoredMessage, inTransit: boolean): void;
   /**
    * The transaction whose sends are being released (R-E2), so its messages to another computer share one
    * group in their stream (docs/network.md); null for single sends.

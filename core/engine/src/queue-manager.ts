@@ -175,7 +175,7 @@ class QueueManager implements QueueManagerApi {
           clock.now(),
         ),
       outgoingQueue: (formatName, key) => this.outgoingQueue(formatName, key),
-      placedOutgoing: (message) => this.networkPort.placed(message),
+      placedOutgoing: (message, inTransit) => this.networkPort.placed(message, inTransit),
       sendGroup: { current: null },
     };
     this.ctx = {

@@ -69,6 +69,8 @@ export class Outbound {
   readonly #sequenced = new Set<number>();
   readonly #fresh = new Map<number, StoredMessage>();
   readonly #oldestFresh = new OldestKey(this.#fresh);
+  /** Messages known to have no transit row (sent from here, nontransactional): their lease looks for none. */
+  readonly #withoutTransit = new WeakSet<StoredMessage>();
   #freshBytes = 0;
   #nextLease = 1;
 
@@ -185,8 +187,9 @@ export class Outbound {
   }
 
   /** See Core.placedOutgoing. */
-  placed(message: StoredMessage): void {
+  placed(message: StoredMessage, inTransit: boolean): void {
     if (this.#fresh.has(message.lookupId)) return;
+    if (!inTransit) this.#withoutTransit.add(message);
     this.#fresh.set(message.lookupId, message);
     this.#freshBytes += message.size;
     while (this.#fresh.size > FRESH_MAX_MESSAGES || this.#freshBytes > FRESH_MAX_BYTES) {
@@ -370,13 +373,15 @@ export class Outbound {
 
   #transitOf(messages: readonly StoredMessage[]): Map<number, TransitRecord> {
     const { delivery } = this.#deps.core.store;
+    const mayHave = messages.filter((m) => !this.#withoutTransit.has(m));
+    if (mayHave.length === 0) return new Map();
     const main = delivery.transitOf(
       'main',
-      messages.filter((m) => m.table === 'main').map((m) => m.lookupId),
+      mayHave.filter((m) => m.table === 'main').map((m) => m.lookupId),
     );
     const mem = delivery.transitOf(
       'mem',
-      messages.filter((m) => m.table === 'mem').map((m) => m.lookupId),
+      mayHave.filter((m) => m.table === 'mem').map((m) => m.lookupId),
     );
     for (const [id, t] of mem) main.set(id, t);
     return main;

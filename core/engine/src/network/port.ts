@@ -69,8 +69,8 @@ export class EngineNetworkPort implements NetworkPort {
   }
 
   /** A message committed to an outgoing queue (see Core.placedOutgoing). */
-  placed(message: StoredMessage): void {
-    this.#outbound.placed(message);
+  placed(message: StoredMessage, inTransit: boolean): void {
+    this.#outbound.placed(message, inTransit);
   }
 
   release(lease: OutboundLease): void {
