@@ -121,3 +121,49 @@ export function toParams(m: MessageRecord): unknown[] {
     m.deadLetterQueue,
   ];
 }
+
+/**
+ * Most messages leave these columns at their defaults (no acknowledgment, journal, correlation, conversation,
+ * receive timer, move or abort). A plain message is inserted by a statement that writes them as literals and
+ * binds only the rest: better-sqlite3 binds each parameter through V8 one by one, and 14 fewer parameters
+ * are about a fifth of an insert.
+ */
+const PLAIN_LITERALS: Partial<Record<(typeof MESSAGE_COLUMNS)[number], string>> = {
+  class: '0',
+  journal: '0',
+  ack: '0',
+  admin_queue: 'NULL',
+  response_queue: 'NULL',
+  correlation_id: 'NULL',
+  app_specific: '0',
+  ttbr: 'NULL',
+  transactional: '0',
+  conversation: 'NULL',
+  move_count: '0',
+  abort_count: '0',
+  last_move_ms: 'NULL',
+  dead_letter_queue: 'NULL',
+};
+
+/** The VALUES list of the plain insert: a literal for each default column, a parameter for the others. */
+export const plainValues = (): string => MESSAGE_COLUMNS.map((c) => PLAIN_LITERALS[c] ?? '?').join(', ');
+
+/** Whether every column of PLAIN_LITERALS is at its default in `m`. */
+export function isPlain(m: MessageRecord): boolean {
+  return (
+    m.classCode === 0 &&
+    m.journal === 0 &&
+    m.ack === 0 &&
+    m.adminQueue === null &&
+    m.responseQueue === null &&
+    m.correlationId === null &&
+    m.appSpecific === 0 &&
+    m.ttbr === null &&
+    !m.transactional &&
+    m.conversation === null &&
+    m.moveCount === 0 &&
+    m.abortCount === 0 &&
+    m.lastMoveMs === null &&
+    m.deadLetterQueue === null
+  );
+}
