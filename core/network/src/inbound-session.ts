@@ -1,11 +1,13 @@
 /**
  * The listener's end of a session with one trusted peer (docs/network.md): the first call must be its hello,
- * with the name trusted for the certificate it showed; then deliveries and control items, each answered only
- * once what was stored is durable.
+ * with the name trusted for the certificate it showed and the newest protocol it speaks; then deliveries and
+ * control items, each answered only once what was stored is durable.
  */
 import {
   isPeerLinkOperation,
   parsePeerDeliver,
+  parsePeerDeliverPacked,
+  PEER_PROTOCOL_MIN,
   PEER_PROTOCOL_VERSION,
   peerLinkOperations,
   toErrorBody,
@@ -15,7 +17,7 @@ import type { ComputerRef, NetworkPort, StoredPeer } from '@qk/engine';
 import { QkError } from '@qk/model';
 import type { PeerCallHandler } from './channel.js';
 import type { NetworkLog } from './log.js';
-import { fromWire } from './wire.js';
+import { fromWire, packOutcomes, unpackDelivery } from './wire.js';
 
 export interface InboundDeps {
   self: ComputerRef;
@@ -32,29 +34,48 @@ export interface InboundDeps {
 /** The handler of one inbound connection from `peer` (already trusted by its fingerprint). */
 export function inboundHandler(peer: StoredPeer, deps: InboundDeps): PeerCallHandler {
   let from: ComputerRef | null = null;
+  /** The protocol agreed by the hello: the lower of the caller's and this computer's. */
+  let protocol = 0;
+
+  const hello = (input: unknown): unknown => {
+    const said = peerLinkOperations.peerHello.input.parse(input);
+    if (said.protocol < PEER_PROTOCOL_MIN) {
+      deps.log.warn({ peer: peer.name, protocol: said.protocol }, 'peer refused: its protocol is too old');
+      throw new QkError(
+        'INVALID_PARAMETER',
+        `Peer protocol ${said.protocol} is older than ${PEER_PROTOCOL_MIN}, the oldest this computer speaks; update Queuekeeper on ${peer.name}.`,
+      );
+    }
+    if (said.name.toLowerCase() !== peer.name.toLowerCase()) {
+      deps.log.warn(
+        { peer: peer.name, claimed: said.name },
+        'peer refused: its certificate is trusted for another computer name',
+      );
+      throw new QkError('ACCESS_DENIED', `This certificate is trusted as '${peer.name}', not '${said.name}'.`);
+    }
+    from = { name: peer.name, id: said.id };
+    protocol = Math.min(said.protocol, PEER_PROTOCOL_VERSION);
+    deps.opened(peer, from);
+    return { protocol, name: deps.self.name, id: deps.self.id, routing: deps.routing };
+  };
+
+  const deliverPacked = async (caller: ComputerRef, input: unknown): Promise<unknown> => {
+    if (protocol < 2)
+      throw new QkError(
+        'INVALID_PARAMETER',
+        `peerDeliverPacked is protocol 2; this session agreed protocol ${protocol}.`,
+      );
+    const messages = unpackDelivery(parsePeerDeliverPacked(input));
+    return packOutcomes(await deps.port().deliver(caller, messages, deps.routing));
+  };
+
   const answer = async (op: string, input: unknown): Promise<unknown> => {
     if (!isPeerLinkOperation(op)) throw new QkError('INVALID_PARAMETER', `'${op}' is not a peer-link operation.`);
     if (deps.offline())
       throw new QkError('SERVICE_NOT_AVAILABLE', `${deps.self.name} is offline (qk service disconnect).`);
-    if (op === 'peerHello') {
-      const hello = peerLinkOperations.peerHello.input.parse(input);
-      if (hello.protocol !== PEER_PROTOCOL_VERSION)
-        throw new QkError(
-          'INVALID_PARAMETER',
-          `Peer protocol ${hello.protocol} is not ${PEER_PROTOCOL_VERSION}; update Queuekeeper on both computers.`,
-        );
-      if (hello.name.toLowerCase() !== peer.name.toLowerCase()) {
-        deps.log.warn(
-          { peer: peer.name, claimed: hello.name },
-          'peer refused: its certificate is trusted for another computer name',
-        );
-        throw new QkError('ACCESS_DENIED', `This certificate is trusted as '${peer.name}', not '${hello.name}'.`);
-      }
-      from = { name: peer.name, id: hello.id };
-      deps.opened(peer, from);
-      return { protocol: PEER_PROTOCOL_VERSION, name: deps.self.name, id: deps.self.id, routing: deps.routing };
-    }
+    if (op === 'peerHello') return hello(input);
     if (!from) throw new QkError('ACCESS_DENIED', 'Say hello first (peerHello).');
+    if (op === 'peerDeliverPacked') return deliverPacked(from, input);
     if (op === 'peerDeliver') {
       const { messages } = parsePeerDeliver(input);
       const outcomes = await deps.port().deliver(from, messages.map(fromWire), deps.routing);

@@ -5,7 +5,7 @@
  * next hop's answer; a failed call releases it, and its messages are sent again on the next session.
  */
 import { connect, type TLSSocket } from 'node:tls';
-import { PEER_BATCH_MAX, PEER_PROTOCOL_VERSION, peerLinkOperations, type Envelope } from '@qk/api';
+import { PEER_BATCH_MAX, PEER_PROTOCOL_MIN, PEER_PROTOCOL_VERSION, peerLinkOperations, type Envelope } from '@qk/api';
 import type { ComputerRef, NetworkPort, OutboundLease, StoredPeer } from '@qk/engine';
 import { parsePeerAddress, type PeerState } from '@qk/model';
 import type { PeerCredentials } from './certificate.js';
@@ -13,7 +13,7 @@ import { fingerprintOf } from './certificate.js';
 import type { ChannelFactory, PeerChannel } from './channel.js';
 import type { NetworkLog } from './log.js';
 import { timing } from './timing.js';
-import { toWire } from './wire.js';
+import { outcomesOf, packDelivery, toWire } from './wire.js';
 
 /**
  * Messages and bytes of one deliver call: large enough that a call's fixed costs (a commit on each side, a
@@ -65,6 +65,8 @@ export class OutboundSession {
   #rotation = 0;
   #pumping = false;
   #pumpAgain = false;
+  /** The protocol the hello agreed on the current channel. */
+  #protocol = PEER_PROTOCOL_VERSION;
 
   constructor(peer: StoredPeer, deps: OutboundDeps) {
     this.#peer = peer;
@@ -161,12 +163,7 @@ export class OutboundSession {
       .catch((error: unknown) =>
         this.#deps.log.error({ peer: peer.name, error: String(error) }, 'session end not handled'),
       );
-    const hello = await this.#call(
-      channel,
-      'peerHello',
-      { protocol: PEER_PROTOCOL_VERSION, name: this.#deps.self.name, id: this.#deps.self.id },
-      timing.connectTimeoutMs,
-    );
+    const hello = await this.#hello(channel);
     if (this.#channel !== channel) return;
     if (!hello.ok) {
       const refused = hello.error.code === 'ACCESS_DENIED' || hello.error.code === 'INVALID_PARAMETER';
@@ -180,6 +177,16 @@ export class OutboundSession {
       this.#forget(channel);
       return this.#failed(`the computer at ${peer.address} is not ${peer.name}`, 'refused');
     }
+    const { protocol } = answer.data;
+    if (protocol < PEER_PROTOCOL_MIN || protocol > PEER_PROTOCOL_VERSION) {
+      this.#deps.log.warn(
+        { peer: peer.name, protocol },
+        'peer refused: it answered a protocol this computer does not speak',
+      );
+      this.#forget(channel);
+      return this.#failed(`${peer.name} answered peer protocol ${protocol}`, 'refused');
+    }
+    this.#protocol = protocol;
     this.#phase = 'connected';
     this.#backoffMs = timing.backoffFirstMs;
     const now = Date.now();
@@ -193,6 +200,24 @@ export class OutboundSession {
       // Restarting: the restart kicks the sessions again.
     }
     this.#pump();
+  }
+
+  /**
+   * Says hello with the newest protocol. A listener that speaks only protocol 1 refuses any other by name (and
+   * stays without a caller), so it is greeted again with 1 on the same channel.
+   */
+  async #hello(channel: PeerChannel): Promise<Envelope<unknown>> {
+    const greet = (protocol: number): Promise<Envelope<unknown>> =>
+      this.#call(
+        channel,
+        'peerHello',
+        { protocol, name: this.#deps.self.name, id: this.#deps.self.id },
+        timing.connectTimeoutMs,
+      );
+    const first = await greet(PEER_PROTOCOL_VERSION);
+    const onlyProtocol1 =
+      !first.ok && first.error.code === 'INVALID_PARAMETER' && /^Peer protocol \d+ is not 1;/.test(first.error.message);
+    return onlyProtocol1 && this.#channel === channel ? greet(1) : first;
   }
 
   /** Opens TLS to the peer and checks its certificate is the one trusted for it. */
@@ -378,14 +403,12 @@ export class OutboundSession {
       else this.#busy.delete(lease.formatName);
     };
     try {
-      const answer = await this.#call(
-        channel,
-        'peerDeliver',
-        { messages: lease.messages.map(toWire) },
-        timing.callTimeoutMs,
-      );
-      const outcomes = answer.ok ? peerLinkOperations.peerDeliver.output.safeParse(answer.value) : undefined;
-      if (outcomes?.success && outcomes.data.outcomes.length === lease.messages.length) {
+      const answer =
+        this.#protocol >= 2
+          ? await this.#call(channel, 'peerDeliverPacked', packDelivery(lease.messages), timing.callTimeoutMs)
+          : await this.#call(channel, 'peerDeliver', { messages: lease.messages.map(toWire) }, timing.callTimeoutMs);
+      const outcomes = answer.ok ? outcomesOf(answer.value, lease.messages.length) : null;
+      if (outcomes) {
         // The next hop has answered: its slot goes to the next lease now, while this one's removals commit
         // (its messages stay claimed until then, so no lease takes them again). A transactional stream waits
         // for its settle, since what the destination refused for now goes again first.
@@ -394,11 +417,11 @@ export class OutboundSession {
           this.#settling += 1;
           this.#pump();
           try {
-            await port.settle(lease, outcomes.data.outcomes);
+            await port.settle(lease, outcomes);
           } finally {
             this.#settling -= 1;
           }
-        } else await port.settle(lease, outcomes.data.outcomes);
+        } else await port.settle(lease, outcomes);
       } else {
         port.release(lease);
         const why = answer.ok ? 'a malformed answer' : `${answer.error.code}: ${answer.error.message}`;

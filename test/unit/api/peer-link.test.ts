@@ -4,91 +4,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { Bounds, parsePeerDeliver, peerLinkOperations } from '@qk/api';
+import { parsePeerDeliver, PEER_DELIVERY_MAX, peerLinkOperations } from '@qk/api';
+import { edgy, validWireMessage as valid } from './peer-link-fixtures.js';
 
 const schema = peerLinkOperations.peerDeliver.input;
-
-/** A message the schema takes. */
-const valid = (): Record<string, unknown> => ({
-  id: '{8b0c8a9e-1f3a-4c5b-9d2e-abcdef012345}\\1042',
-  classCode: 0,
-  label: 'bench',
-  bodyBase64: 'aGVsbG8=',
-  priority: 3,
-  recoverable: true,
-  journal: 0,
-  acknowledge: 0,
-  adminQueue: null,
-  responseQueue: 'ALPHA\\private$\\replies',
-  destinationQueue: 'BETA\\private$\\orders',
-  correlationId: null,
-  appSpecific: 0,
-  sourceMachine: 'ALPHA',
-  sourceMachineId: '{8b0c8a9e-1f3a-4c5b-9d2e-abcdef012345}',
-  sentTime: '2026-11-30T20:00:00.000Z',
-  reachQueueWithinMs: null,
-  receiveWithinMs: 5000,
-  timeToReachQueue: 345600,
-  timeToBeReceived: null,
-  hops: 0,
-  transactional: false,
-  sequence: null,
-  conversation: null,
-});
-
-/** Values at and past every edge the schema tests, for any field. */
-const edgy = fc.oneof(
-  fc.constantFrom(
-    null,
-    undefined,
-    true,
-    0,
-    -0,
-    -1,
-    1,
-    7,
-    8,
-    15,
-    16,
-    255,
-    256,
-    0xffff,
-    0x10000,
-    0xffffffff,
-    0x100000000,
-    Number.MAX_SAFE_INTEGER,
-    Number.MAX_SAFE_INTEGER + 1,
-    0.5,
-    NaN,
-    Infinity,
-    '',
-    'ALPHA',
-    'AL PHA',
-    'ALPHA\u200b',
-    'é',
-    'x'.repeat(Bounds.COMPUTER_NAME),
-    'x'.repeat(Bounds.COMPUTER_NAME + 1),
-    'x'.repeat(Bounds.GUID_TEXT + 1),
-    'x'.repeat(Bounds.MESSAGE_ID_TEXT + 1),
-    'x'.repeat(Bounds.TIME_TEXT + 1),
-    'x'.repeat(Bounds.CONVERSATION + 1),
-    'x'.repeat(Bounds.PATH),
-    'x'.repeat(Bounds.PATH + 1),
-    { stream: 's', number: 1, group: null },
-    { stream: 's', number: 1, group: 'g' },
-    { stream: '', number: 1, group: null },
-    { stream: 's', number: 0, group: null },
-    { stream: 's', number: 1, group: null, extra: 1 },
-    { stream: 's', number: 1 },
-    { stream: 'x'.repeat(65), number: 1, group: null },
-    [],
-    {},
-  ),
-  fc.integer(),
-  fc.double(),
-  fc.string({ maxLength: 80 }),
-  fc.jsonValue({ maxDepth: 2 }),
-);
 
 const fields = Object.keys(valid());
 
@@ -141,8 +60,11 @@ describe('parsePeerDeliver', () => {
     expect(schema.parse(input)).toEqual(input);
   });
 
-  test('the bounds: a batch past PEER_BATCH_MAX and an empty one are refused as the schema refuses them', () => {
-    const many = { messages: Array.from({ length: 1_001 }, valid) };
+  test('the bounds: a lease grown to keep a transaction whole is taken; one past PEER_DELIVERY_MAX and an empty one are refused', () => {
+    // The engine may lease past 1,000 messages to keep a transaction whole: refusing it cut the session for good.
+    const whole = { messages: Array.from({ length: 1_001 }, valid) };
+    expect(parsePeerDeliver(whole).messages).toBe(whole.messages);
+    const many = { messages: Array.from({ length: PEER_DELIVERY_MAX + 1 }, valid) };
     expect(() => parsePeerDeliver(many)).toThrow();
     expect(() => parsePeerDeliver({ messages: [] })).toThrow();
   });
