@@ -69,7 +69,7 @@ export class ReceiveCursors {
         }
         if (scannedTo && (next.after === null || beforeInOrder(next.after, scannedTo))) next.after = scannedTo;
         this.cursors.set(queueId, next);
-        for (const m of found) this.claims.take(m);
+        this.claims.takeAll(found);
       }
       return found;
     }

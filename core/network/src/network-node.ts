@@ -71,6 +71,8 @@ export class NetworkNode {
   /** Next hops (lower-case) to kick once the current burst of arrivals is told. */
   readonly #toKick = new Set<string>();
   #kickScheduled = false;
+  /** Outgoing queues (format names) already counted in the burst being told. */
+  readonly #kickedQueues = new Set<string>();
 
   private constructor(options: NetworkNodeOptions, credentials: PeerCredentials) {
     this.#options = options;
@@ -383,16 +385,19 @@ export class NetworkNode {
    * rather than once per message (each kick reads the outgoing queues and may lease).
    */
   #kickFor(formatName: string): void {
+    // Every message of a burst names its queue: the first one finds the hop, the others have nothing to add.
+    if (this.#kickedQueues.has(formatName)) return;
+    this.#kickedQueues.add(formatName);
     const match = /^DIRECT=(?:OS|TCP):([^\\]+)\\/i.exec(formatName);
     const hop = match?.[1] ? this.#hopName(match[1]) : null;
-    if (!hop) return;
-    this.#toKick.add(hop);
+    if (hop) this.#toKick.add(hop);
     if (this.#kickScheduled) return;
     this.#kickScheduled = true;
     setImmediate(() => {
       this.#kickScheduled = false;
       const hops = [...this.#toKick];
       this.#toKick.clear();
+      this.#kickedQueues.clear();
       if (this.#closed) return;
       for (const name of hops) this.#sessions.get(name)?.kick();
     });

@@ -148,7 +148,7 @@ export class Outbound {
         fetch = Math.min(GROUP_CAP, fetch * 2);
         continue;
       }
-      for (const m of taken) claims.take(m);
+      claims.takeAll(taken);
       if (taken.some((m) => m.transactional)) this.#sequenced.add(queue.id);
       return this.#hold(queue, taken, transit, bytes, now);
     }
@@ -436,6 +436,12 @@ export class Outbound {
   /** Ends the claims; a purge or deletion that came meanwhile removes what is still there (R-P2). */
   #let(messages: readonly StoredMessage[], done: readonly StoredMessage[]): void {
     const { core, claims, cursors } = this.#deps;
+    if (done.length === messages.length) {
+      // The usual end of a lease: every message left, so none goes back and no removal is owed.
+      claims.releaseAll(messages);
+      for (const queueId of new Set(messages.map((m) => m.queueId))) cursors.settled(queueId);
+      return;
+    }
     const gone = new Set(done.map((m) => m.lookupId));
     const owed: { message: StoredMessage; reason: MessageRemovalReason }[] = [];
     for (const m of messages) {
