@@ -33,6 +33,9 @@ export interface RemoteTarget {
   key: string;
 }
 
+/** Remote send paths kept (rememberRemote): more than any application names at once; beyond, start again. */
+const REMOTE_PATHS_KEPT = 1_024;
+
 export class QueueRegistry {
   private readonly byId = new Map<number, QueueRecord>();
   private readonly byName = new Map<string, QueueRecord>();
@@ -45,6 +48,12 @@ export class QueueRegistry {
   private byteTotal = 0;
   /** System queues by kind: asked for on every dead letter and journal copy. */
   private readonly systemQueues = new Map<string, QueueRecord>();
+  /**
+   * Remote send targets by the path they were named with: a batch of sends to another computer names the same
+   * path hundreds of times, and parsing it and building its format name was a tenth of each send. Targets are
+   * plain values that depend only on the path and this computer's name, so a kept one is never wrong.
+   */
+  private readonly remoteByPath = new Map<string, RemoteTarget>();
 
   constructor(
     private readonly computerId: string,
@@ -204,6 +213,19 @@ export class QueueRegistry {
   }
 
   /** The outgoing-queue identity of a remote destination. */
+  /** The remote target a send path named before, if it did (see remoteByPath). */
+  knownRemote(path: string): RemoteTarget | undefined {
+    return this.remoteByPath.get(path);
+  }
+
+  /** remoteTarget(), kept for the path it was named with. */
+  rememberRemote(path: string, ref: QueueRef): RemoteTarget {
+    const target = this.remoteTarget(ref, path);
+    if (this.remoteByPath.size >= REMOTE_PATHS_KEPT) this.remoteByPath.clear();
+    this.remoteByPath.set(path, target);
+    return target;
+  }
+
   remoteTarget(ref: QueueRef, text: string): RemoteTarget {
     const t = ref.target;
     const host = ref.computer.by === 'name' ? ref.computer.name : ref.computer.by === 'guid' ? ref.computer.guid : '.';

@@ -37,15 +37,17 @@ export function resolveExisting(
 
 /** Where a send goes. System queues and journals never accept sends (§3.1), nor do subqueues (R-S2). */
 export function resolveSendTarget(core: Core, path: string): SendTarget {
-  const ref: QueueRef = parseQueueName(path);
   const { registry } = core;
+  const known = registry.knownRemote(path);
+  if (known) return known;
+  const ref: QueueRef = parseQueueName(path);
   if (ref.subqueue !== undefined) {
     throw new QkError(
       'ACCESS_DENIED',
       `Applications cannot send to the subqueue '${path}' (R-S2); messages enter it only by a move from its queue.`,
     );
   }
-  if (!registry.isLocal(ref.computer)) return registry.remoteTarget(ref, path);
+  if (!registry.isLocal(ref.computer)) return registry.rememberRemote(path, ref);
   const queue = registry.resolveLocal(ref, path);
   if (!isApplicationQueue(queue)) {
     throw new QkError(

@@ -29,7 +29,7 @@ test('claims keep the counts and owed removals of a plain model', () => {
       const model = new Map<number, { queue: number; removeAs: string | null }>();
       for (const o of ops) {
         if (o.kind === 'take' || o.kind === 'takeAll') {
-          const ids: number[] = o.kind === 'take' ? [o.id] : o.ids;
+          const ids: number[] = 'ids' in o ? o.ids : [o.id];
           // A message is claimed by one receive at a time: only unclaimed ones are taken.
           const fresh: number[] = ids.filter((i) => !model.has(i));
           const messages = fresh.map((i) => message(i, o.queue));
