@@ -109,6 +109,10 @@ export class UnitRunner {
 
   /** Commits everything queued so far and starts putting it on disk. */
   flush(): void {
+    // The store's WAL is long and its checkpoint worker is copying the last of it: committing a moment later lets
+    // the next commit start the WAL over (core/store/src/checkpointer.ts). `scheduled` stays set meanwhile, so the
+    // work queued until then joins this commit.
+    if (this.store.deferCommit(() => this.flush())) return;
     this.commitPending();
     this.startSync();
   }

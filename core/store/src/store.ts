@@ -11,6 +11,7 @@ import { SpaceReserve } from './space-reserve.js';
 import { WalSync } from './wal-sync.js';
 import { Buckets } from './buckets.js';
 import { BulkExpiry } from './bulk-expiry.js';
+import { Checkpointer } from './checkpointer.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
@@ -28,6 +29,7 @@ export class Store {
   /** One transaction function, made once: better-sqlite3 builds a wrapper per db.transaction() call. */
   private readonly runInTransaction: (work: () => unknown) => unknown;
   private readonly wal: WalSync;
+  private readonly checkpointer: Checkpointer;
   private readonly countChanges: Database.Statement;
 
   private constructor(
@@ -45,6 +47,7 @@ export class Store {
     this.delivery = new NetworkDeliveryStore(db);
     this.runInTransaction = db.transaction((work: () => unknown) => work());
     this.countChanges = db.prepare('SELECT total_changes()').pluck();
+    this.checkpointer = Checkpointer.start(db);
   }
 
   /** Opens the store of a data folder; throws STORE_CORRUPT or STORE_VERSION_TOO_NEW rather than rewrite it. */
@@ -75,6 +78,14 @@ export class Store {
     this.wal.sync(done);
   }
 
+  /**
+   * True when the next commit should wait a moment (while the checkpoint worker copies the last of a long WAL,
+   * so that the commit after starts the WAL over): `resume` is called when it may go. The event loop goes on.
+   */
+  deferCommit(resume: () => void): boolean {
+    return this.checkpointer.deferCommit(resume);
+  }
+
   /** Puts every transaction committed so far on disk before returning. */
   syncNow(): void {
     this.wal.syncNow();
@@ -101,12 +112,17 @@ export class Store {
     return this.reserve.release();
   }
 
-  /** Copies what the WAL holds into the main file; called on a clean stop so the folder is one file again. */
+  /**
+   * Copies what the WAL holds into the main file and empties it; called on a clean stop so the folder is one
+   * file again. Waits for the checkpoint worker's checkpoint in flight, if any (see checkpointer.ts).
+   */
   checkpoint(): void {
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.checkpointer.exclusive(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
   }
 
+  /** Closes the store; the checkpoint worker's connection is closed first, after its checkpoint in flight. */
   close(): void {
+    this.checkpointer.close();
     this.wal.close();
     if (this.db.open) this.db.close();
   }

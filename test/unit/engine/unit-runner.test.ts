@@ -87,6 +87,27 @@ describe('group commit', () => {
     expect(order).toEqual(['queued', 'after commit', 'answered']);
   });
 
+  test('a commit the store defers (its checkpoint worker is finishing a long WAL) waits, joined by work queued meanwhile', async () => {
+    let resume: (() => void) | null = null;
+    store.deferCommit = (go) => {
+      resume = go;
+      store.deferCommit = () => false;
+      return true;
+    };
+    const first = runner.runDurable(write('first'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(resume).not.toBeNull();
+    expect(stored('first')).toBe(false);
+    // The event loop went on; what is queued meanwhile goes into the same commit.
+    const second = runner.runDurable(write('second'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(commits).toBe(0);
+    resume!();
+    await Promise.all([first, second]);
+    expect(commits).toBe(1);
+    expect(stored('first') && stored('second')).toBe(true);
+  });
+
   test('close commits what was accepted and refuses new work', async () => {
     const accepted = runner.runDurable(write('accepted'));
     runner.close();
