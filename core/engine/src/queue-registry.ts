@@ -38,7 +38,8 @@ const REMOTE_PATHS_KEPT = 1_024;
 
 export class QueueRegistry {
   private readonly byId = new Map<number, QueueRecord>();
-  private readonly byName = new Map<string, QueueRecord>();
+  /** Queues by kind, then name key: looked up per message sent, without building a combined key each time. */
+  private readonly byName = new Map<QueueRecord['kind'], Map<string, QueueRecord>>();
   private readonly journals = new Map<number, QueueRecord>();
   private readonly subqueues = new Map<number, Map<number, QueueRecord>>();
   private readonly usage = new Map<number, Usage>();
@@ -73,7 +74,11 @@ export class QueueRegistry {
   add(queue: QueueRecord): void {
     this.byId.set(queue.id, queue);
     if (queue.kind === 'journal' && queue.parentId !== null) this.journals.set(queue.parentId, queue);
-    else this.byName.set(`${queue.kind}:${queue.nameKey}`, queue);
+    else {
+      const named = this.byName.get(queue.kind) ?? new Map<string, QueueRecord>();
+      named.set(queue.nameKey, queue);
+      this.byName.set(queue.kind, named);
+    }
     if (queue.kind === 'system') this.systemQueues.set(queue.nameKey, queue);
     if (queue.kind === 'subqueue' && queue.parentId !== null) {
       const family = this.subqueues.get(queue.parentId) ?? new Map<number, QueueRecord>();
@@ -91,7 +96,7 @@ export class QueueRegistry {
     if (queue.kind === 'system' && this.systemQueues.get(queue.nameKey) === queue)
       this.systemQueues.delete(queue.nameKey);
     if (queue.kind === 'journal' && queue.parentId !== null) this.journals.delete(queue.parentId);
-    else this.byName.delete(`${queue.kind}:${queue.nameKey}`);
+    else this.byName.get(queue.kind)?.delete(queue.nameKey);
     if (queue.kind === 'subqueue' && queue.parentId !== null) {
       const family = this.subqueues.get(queue.parentId);
       family?.delete(queue.id);
@@ -141,7 +146,7 @@ export class QueueRegistry {
   }
 
   byKey(kind: QueueRecord['kind'], nameKey: string): QueueRecord | undefined {
-    return this.byName.get(`${kind}:${nameKey}`);
+    return this.byName.get(kind)?.get(nameKey);
   }
 
   journalOf(queueId: number): QueueRecord | undefined {
