@@ -5,7 +5,7 @@
  * reduced to text.
  */
 import { z } from 'zod';
-import { computerNameProblem } from '@qk/model';
+import { computerNameProblem, Limits } from '@qk/model';
 import { Bounds, computerNameSchema, messageIdSchema, queuePathSchema } from './schemas.js';
 
 /**
@@ -19,8 +19,11 @@ export const PEER_PROTOCOL_MIN = 1;
 /** Control items per control call. */
 export const PEER_BATCH_MAX = 1_000;
 
-/** Messages per deliver call: the engine makes a lease larger than a usual one to keep a transaction whole. */
-export const PEER_DELIVERY_MAX = 10_000;
+/**
+ * Messages per deliver call: the engine makes a lease larger than a usual one to keep a transaction whole, and a
+ * transaction may send this many to one queue on another computer (Limits.REMOTE_TRANSACTION_MESSAGES).
+ */
+export const PEER_DELIVERY_MAX = Limits.REMOTE_TRANSACTION_MESSAGES;
 
 const uint32 = z.number().int().min(0).max(0xffffffff);
 const guid = z.string().max(Bounds.GUID_TEXT);

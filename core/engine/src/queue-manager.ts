@@ -33,7 +33,7 @@ import { Waiters, type WaiterKind } from './waiters.js';
 import { Claims } from './claims.js';
 import { ReceiveCursors } from './receive-cursors.js';
 import { StreamConsumer, type StreamHost } from './consumer.js';
-import { TransactionTable, type PendingSend, type Transaction } from './transactions.js';
+import { addSends, TransactionTable, type PendingSend, type Transaction } from './transactions.js';
 import { countFitting, prepareDelivery } from './delivery.js';
 import { type makeDraft, type Draft } from './drafts.js';
 import { removeMessage } from './removal.js';
@@ -422,7 +422,7 @@ class QueueManager implements QueueManagerApi {
     const tx = options.transaction ? this.transactions.get(options.transaction) : undefined;
     const pending = this.prepareSend(path, message, tx !== undefined || options.transactional === true);
     if (tx) {
-      tx.sends.push(pending); // R-E2: released to the queue only at commit
+      addSends(tx, [pending]); // R-E2: released to the queue only at commit
       return pending.draft.msgId;
     }
     await this.execute(pending.draft.delivery === Delivery.RECOVERABLE, () => this.deliverSend(pending));
@@ -443,7 +443,7 @@ class QueueManager implements QueueManagerApi {
       return this.prepareSend(item.path, item.message, tx !== undefined || item.transactional === true, target);
     });
     if (tx) {
-      tx.sends.push(...prepared);
+      addSends(tx, prepared);
       return prepared.map((p) => p.draft.msgId);
     }
     const durable = prepared.some((p) => p.draft.delivery === Delivery.RECOVERABLE);

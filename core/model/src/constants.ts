@@ -160,6 +160,13 @@ export const Limits = {
   /** TTRQ placeholder "use the enterprise default" (mq.h LONG_LIVED). */
   LONG_LIVED: 0xfffffffe,
   INFINITE: 0xffffffff,
+  /**
+   * The most messages, and stored bytes, one transaction may send to one queue on another computer: they travel
+   * in one delivery, so the destination places them together (R-E2), and one delivery must fit in one frame of
+   * the peer link (64 MB, with its bodies in base64).
+   */
+  REMOTE_TRANSACTION_MESSAGES: 10_000,
+  REMOTE_TRANSACTION_BYTES: 32 * 1024 * 1024,
 } as const;
 
 /** MSMQ error HRESULTs (§2.5) that Queuekeeper reports, keyed by the stable code used across the API. */

@@ -284,6 +284,9 @@ function deliverSequenced(
       else {
         const result = arrive(core, draft, queue, 'network');
         if (!result.placed && result.failureClass === null) {
+          // R-E2: a transaction is placed whole or not at all — the unit of work rolls back what it placed,
+          // and every message of it comes again (deliverInbound answers them all 'retry').
+          if (unit.length > 1) throw new Error(result.reason);
           // R-Q4: nothing stored and the number not taken: this and the rest come again.
           outcomes.push({ outcome: 'retry', reason: result.reason });
           blocked = true;

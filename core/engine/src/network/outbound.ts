@@ -4,7 +4,7 @@
  * it meanwhile; it leaves its outgoing queue only once the next hop has stored it. Transactional messages stay
  * until the destination confirms them (R-E3), and are sent again on the SeqResend schedule (R-E4).
  */
-import { MessageStatus, MessageClass, type MessageRemovalReason } from '@qk/model';
+import { Limits, MessageStatus, MessageClass, type MessageRemovalReason } from '@qk/model';
 import type { QueueRecord, StoredMessage, TransitRecord } from '@qk/store';
 import type { Core } from '../core.js';
 import type { Claims } from '../claims.js';
@@ -50,8 +50,11 @@ interface Unconfirmed {
 const FRESH_MAX_MESSAGES = 20_000;
 const FRESH_MAX_BYTES = 32 * 1024 * 1024;
 
-/** A transaction's messages are never split across leases; this caps the one a lease may grow to. */
-const GROUP_CAP = 10_000;
+/**
+ * A transaction's messages are never split across leases: a lease may grow past its size by this many to take the
+ * rest of one, which is as many as a transaction may send to one queue on another computer (transactions.ts).
+ */
+const GROUP_CAP = Limits.REMOTE_TRANSACTION_MESSAGES;
 
 /** R-E4: 30 s three times, 5 min three times, 30 min three times, then every 6 h (SeqResend*Time). */
 function resendDelayMs(core: Core, sends: number): number {
@@ -127,6 +130,8 @@ export class Outbound {
     const quick = this.#quickLease(queue, maxMessages, maxBytes, now);
     if (quick !== undefined) return quick;
     let fetch = unavailable + maxMessages;
+    // What others hold is read past, not taken: it does not count against the room a transaction may need.
+    const fetchCap = unavailable + maxMessages + GROUP_CAP;
     for (;;) {
       const candidates = core.store.messages.firstReady(queue.id, fetch, held).filter((m) => !blocked(m));
       if (candidates.length === 0) return null;
@@ -142,10 +147,10 @@ export class Outbound {
         bytes += m.size;
         openGroup = group;
       }
-      // The last transaction may go on past what was read: read more, unless it is already huge.
-      const cutShort = taken.length === candidates.length && openGroup !== null && fetch < GROUP_CAP;
+      // The last transaction may go on past what was read: read more, up to the largest one there can be.
+      const cutShort = taken.length === candidates.length && openGroup !== null && fetch < fetchCap;
       if (cutShort && core.store.messages.firstReady(queue.id, fetch + 1).length > fetch) {
-        fetch = Math.min(GROUP_CAP, fetch * 2);
+        fetch = Math.min(fetchCap, fetch * 2);
         continue;
       }
       claims.takeAll(taken);
