@@ -54,7 +54,9 @@ export function toTransit(
   nowMs: number,
   self: { id: string; name: string },
 ): TransitMessage {
-  const fromHere = message.sourceMachineId.toLowerCase() === self.id.toLowerCase();
+  // Sent from here: its own ID as written, nearly always; a spelling in another case is the same computer.
+  const fromHere =
+    message.sourceMachineId === self.id || message.sourceMachineId.toLowerCase() === self.id.toLowerCase();
   const { reachQueueBy, receiveBy } = timerDeadlines(message);
   const left = (deadline: number): number | null =>
     deadline === Infinity ? null : Math.max(0, Math.floor(deadline - nowMs));
