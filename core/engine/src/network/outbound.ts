@@ -35,6 +35,12 @@ interface Held {
   inTransit: Set<number>;
 }
 
+/** A row kept as placed; `inTransit` false: known to have no transit row, so its lease looks for none. */
+interface Fresh {
+  message: StoredMessage;
+  inTransit: boolean;
+}
+
 interface Unconfirmed {
   queueId: number;
   /** When it is sent again. */
@@ -70,10 +76,8 @@ export class Outbound {
   readonly #unconfirmed = new Map<number, Unconfirmed>();
   /** Outgoing queues found to hold transactional messages: their leases keep transactions whole. */
   readonly #sequenced = new Set<number>();
-  readonly #fresh = new Map<number, StoredMessage>();
+  readonly #fresh = new Map<number, Fresh>();
   readonly #oldestFresh = new OldestKey(this.#fresh);
-  /** Messages known to have no transit row (sent from here, nontransactional): their lease looks for none. */
-  readonly #withoutTransit = new WeakSet<StoredMessage>();
   #freshBytes = 0;
   #nextLease = 1;
 
@@ -171,8 +175,12 @@ export class Outbound {
     now: number,
   ): OutboundLease | null | undefined {
     if (this.#sequenced.has(queue.id) || this.#waitingIn(queue.id, now) > 0) return undefined;
-    const found = this.#deps.cursors.first(queue.id, maxMessages, true, (id) => this.#fresh.get(id));
-    for (const m of found) this.#forgetFresh(m.lookupId);
+    const found = this.#deps.cursors.first(queue.id, maxMessages, true, (id) => this.#fresh.get(id)?.message);
+    const withoutTransit = new Set<number>();
+    for (const m of found) {
+      if (this.#fresh.get(m.lookupId)?.inTransit === false) withoutTransit.add(m.lookupId);
+      this.#forgetFresh(m.lookupId);
+    }
     if (found.length === 0) return null;
     if (found.some((m) => m.transactional)) {
       this.#sequenced.add(queue.id);
@@ -188,14 +196,13 @@ export class Outbound {
     }
     const taken = found.slice(0, count);
     if (count < found.length) this.#unclaim(found.slice(count));
-    return this.#hold(queue, taken, this.#transitOf(taken), bytes, now);
+    return this.#hold(queue, taken, this.#transitOf(taken, withoutTransit), bytes, now);
   }
 
   /** See Core.placedOutgoing. */
   placed(message: StoredMessage, inTransit: boolean): void {
     if (this.#fresh.has(message.lookupId)) return;
-    if (!inTransit) this.#withoutTransit.add(message);
-    this.#fresh.set(message.lookupId, message);
+    this.#fresh.set(message.lookupId, { message, inTransit });
     this.#freshBytes += message.size;
     while (this.#fresh.size > FRESH_MAX_MESSAGES || this.#freshBytes > FRESH_MAX_BYTES) {
       const oldest = this.#oldestFresh.next();
@@ -205,10 +212,10 @@ export class Outbound {
   }
 
   #forgetFresh(lookupId: number): void {
-    const m = this.#fresh.get(lookupId);
-    if (!m) return;
+    const fresh = this.#fresh.get(lookupId);
+    if (!fresh) return;
     this.#fresh.delete(lookupId);
-    this.#freshBytes -= m.size;
+    this.#freshBytes -= fresh.message.size;
   }
 
   #hold(
@@ -376,9 +383,10 @@ export class Outbound {
     return n;
   }
 
-  #transitOf(messages: readonly StoredMessage[]): Map<number, TransitRecord> {
+  /** The transit rows of messages, except those known to have none. */
+  #transitOf(messages: readonly StoredMessage[], withoutTransit?: ReadonlySet<number>): Map<number, TransitRecord> {
     const { delivery } = this.#deps.core.store;
-    const mayHave = messages.filter((m) => !this.#withoutTransit.has(m));
+    const mayHave = withoutTransit ? messages.filter((m) => !withoutTransit.has(m.lookupId)) : messages;
     if (mayHave.length === 0) return new Map();
     const main = delivery.transitOf(
       'main',
