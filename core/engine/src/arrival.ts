@@ -64,14 +64,13 @@ export function arrive(core: Core, draft: Draft, queue: QueueRecord, origin: Ori
         `the queue quota (${queue.quotaKB} KB) is full`,
       );
   }
-  const message = place(core, draft, queue, { expiresMs: expiryFor(draft, queue) });
+  const outgoing = queue.kind === 'outgoing';
+  // Relayed messages get a transit row with their hops; a sequence only transactional ones.
+  const inTransit = origin === 'network' || draft.transactional;
+  const expiresMs = expiryFor(draft, queue);
+  const message = place(core, draft, queue, outgoing ? { expiresMs, outgoing: { inTransit } } : { expiresMs });
   // A message that leaves from here takes its place in its stream now (R-E3); relayed ones keep theirs.
-  if (queue.kind === 'outgoing') {
-    if (origin !== 'network') enteredOutgoing(core, message, core.sendGroup.current);
-    // Relayed messages get a transit row with their hops; a sequence only transactional ones.
-    const inTransit = origin === 'network' || message.transactional;
-    core.effects.afterCommit(() => core.placedOutgoing(message, inTransit));
-  }
+  if (outgoing && origin !== 'network') enteredOutgoing(core, message, core.sendGroup.current);
   // R-A2: positive arrival when placed in the destination queue (not when merely waiting to leave).
   if (queue.kind !== 'outgoing') acknowledge(core, draft, MessageClass.ACK_REACH_QUEUE);
   return { placed: true, message };

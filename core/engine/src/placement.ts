@@ -10,6 +10,11 @@ export interface PlaceOptions {
   arrivedMs?: number;
   expiresMs?: number | null;
   classCode?: number;
+  /**
+   * Into an outgoing queue: the network is told once committed (Core.placedOutgoing), in the same after-commit
+   * step as the events rather than one more per message.
+   */
+  outgoing?: { inTransit: boolean };
 }
 
 /** Inserts the message with a new lookup ID (R-L1); counters change now, events wait for the commit. */
@@ -61,7 +66,9 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
     core.registry.count(queue.id, -1, -stored.size, -retained);
     core.traffic(queue.id, -1, 0, -1);
   });
+  const outgoing = options.outgoing;
   core.effects.afterCommit(() => {
+    if (outgoing) core.placedOutgoing(stored, outgoing.inTransit);
     core.touched(queue.id);
     core.emit({
       type: 'messageArrived',
