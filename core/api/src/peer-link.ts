@@ -11,9 +11,12 @@ import { Bounds, computerNameSchema, messageIdSchema, queuePathSchema } from './
 /**
  * Bumped when a peer could misread the other. The hello agrees the lower of the two sides' versions, so a
  * computer still serves peers down to PEER_PROTOCOL_MIN: 1 delivers messages as JSON objects (peerDeliver),
- * 2 packs them in columns (peerDeliverPacked).
+ * 2 packs them in columns (peerDeliverPacked) with the bodies as one base64 text, 3 sends those bodies as a
+ * binary frame beside the call (an attachment).
  */
-export const PEER_PROTOCOL_VERSION = 2;
+export const PEER_PROTOCOL_VERSION = 3;
+/** The first protocol whose packed deliveries carry their bodies as an attachment. */
+export const PEER_PROTOCOL_ATTACHMENTS = 3;
 export const PEER_PROTOCOL_MIN = 1;
 
 /** Control items per control call. */
@@ -112,7 +115,7 @@ export const controlItemSchema = z.discriminatedUnion('kind', [
 ]);
 export type ControlItem = z.infer<typeof controlItemSchema>;
 
-/** A packed delivery's fields: every wire field but the body (the bodies travel as one text). */
+/** A packed delivery's fields: every wire field but the body (the bodies travel together, apart from them). */
 const wireFields = wireMessageSchema.omit({ bodyBase64: true }).shape;
 type WireFields = typeof wireFields;
 export type PackedField = keyof WireFields;
@@ -148,7 +151,19 @@ function bodyBytes(bodySizes: number | readonly unknown[], count: number): numbe
   return total;
 }
 
-type PackedShape = { count: number; fields: Record<string, unknown>; bodies: string; bodySizes: number | number[] };
+/**
+ * Protocol 3: the bodies went as the session's binary frame of this number (the sender counts 1, 2, 3, … per
+ * session; the frame's first 4 bytes say it), as long as `bodySizes` add up to; the listener checks that length,
+ * since the call alone cannot show it.
+ */
+const attachmentSchema = z.strictObject({ attachment: z.number().int().min(1).max(0xffffffff) });
+
+type PackedShape = {
+  count: number;
+  fields: Record<string, unknown>;
+  bodies: string | { attachment: number };
+  bodySizes: number | number[];
+};
 
 /** What the shapes alone cannot say: every column has `count` values, and the bodies are as long as their sizes. */
 function checkPackedCounts(d: PackedShape, ctx: z.RefinementCtx): void {
@@ -158,6 +173,7 @@ function checkPackedCounts(d: PackedShape, ctx: z.RefinementCtx): void {
   };
   for (const [key, value] of Object.entries(d.fields)) column(['fields', key], value);
   column(['bodySizes'], d.bodySizes);
+  if (typeof d.bodies !== 'string') return;
   const bytes = bodyBytes(d.bodySizes, d.count);
   if (base64Bytes(d.bodies) !== bytes)
     ctx.addIssue({ code: 'custom', path: ['bodies'], message: `not the base64 of ${bytes} bytes (bodySizes)` });
@@ -167,11 +183,16 @@ const packedDeliverySchema = z
   .strictObject({
     count: z.number().int().min(1).max(PEER_DELIVERY_MAX),
     fields: packedFieldsSchema,
-    /** The base64 of every body, one after the other in message order. */
-    bodies: z.string(),
+    /** Every body, one after the other in message order: as base64 text (protocol 2), or an attachment (3). */
+    bodies: z.union([z.string(), attachmentSchema]),
     bodySizes: sharedOrColumn(bodySizeSchema),
   })
   .superRefine(checkPackedCounts);
+
+/** The bytes all bodies of a packed delivery add up to (its sizes checked already). */
+export function packedBodyBytes(d: Pick<PackedDelivery, 'count' | 'bodySizes'>): number {
+  return bodyBytes(d.bodySizes, d.count);
+}
 
 const deliverOutcomesSchema = z.object({ outcomes: z.array(deliveryOutcomeSchema).max(PEER_DELIVERY_MAX) });
 
@@ -191,7 +212,7 @@ export const peerLinkOperations = {
     input: packedDeliverySchema,
     output: z.union([deliverOutcomesSchema, z.object({ every: deliveryOutcomeSchema })]),
     summary:
-      'Protocol 2: peerDeliver with the messages in columns (a value all share, or one per message) and the bodies as one text; `every` answers for all messages that had the same outcome.',
+      'Protocol 2: peerDeliver with the messages in columns (a value all share, or one per message) and the bodies as one text (protocol 3: as a binary frame beside the call); `every` answers for all messages that had the same outcome.',
   },
   peerControl: {
     input: z.object({ items: z.array(controlItemSchema).min(1).max(PEER_BATCH_MAX) }),
@@ -317,6 +338,10 @@ function plainPackedFields(fields: unknown, count: number): boolean {
   return true;
 }
 
+/** attachmentSchema's tests. */
+const plainAttachment = (v: unknown): boolean =>
+  isObject(v) && Object.keys(v).length === 1 && whole(v['attachment'], 1, 0xffffffff);
+
 function plainPackedDelivery(v: unknown): boolean {
   if (!isObject(v) || Object.keys(v).length !== PACKED_KEYS) return false;
   const { count, fields, bodies, bodySizes } = v;
@@ -324,12 +349,13 @@ function plainPackedDelivery(v: unknown): boolean {
     whole(count, 1, PEER_DELIVERY_MAX) &&
     plainPackedFields(fields, count as number) &&
     plainSharedOrColumn(bodySizes, count as number, bodySize) &&
-    typeof bodies === 'string' &&
-    base64Bytes(bodies) === bodyBytes(bodySizes as number | number[], count as number)
+    (typeof bodies === 'string'
+      ? base64Bytes(bodies) === bodyBytes(bodySizes as number | number[], count as number)
+      : plainAttachment(bodies))
   );
 }
 
-/** peerDeliverPacked's input (protocol 2), taken as it is: the receiver reads the columns straight into messages. */
+/** peerDeliverPacked's input (protocols 2 and 3), taken as it is: the receiver reads the columns straight into messages. */
 export function parsePeerDeliverPacked(input: unknown): PackedDelivery {
   if (plainPackedDelivery(input)) return input as PackedDelivery;
   return peerLinkOperations.peerDeliverPacked.input.parse(input);

@@ -9,6 +9,11 @@ import type { NetworkLog } from './log.js';
 /** The caller's end: calls with an envelope each (never a rejection). */
 export interface PeerChannel {
   call(op: string, input: unknown, signal?: AbortSignal): Promise<Envelope<unknown>>;
+  /**
+   * Sends `bytes` as the connection's next attachment (a binary frame: protocol 3 only) and returns its number,
+   * for the call made right after to name. A send that fails is not reported here: the call fails with it.
+   */
+  attach(bytes: Buffer): number;
   /** Ends the connection; calls not answered fail. */
   close(reason: string): void;
   /** Settles with the reason once the connection has ended, whoever ended it. */
@@ -18,6 +23,11 @@ export interface PeerChannel {
 /** The listener's end: one answer per call. */
 export interface PeerCallHandler {
   call(op: string, input: unknown, signal: AbortSignal): Promise<Envelope<unknown>>;
+  /**
+   * A binary frame arrived (an attachment); a returned text is a protocol violation the connection is cut for.
+   * A handler without it takes none, as a listener from before protocol 3 did: one arriving cuts the connection.
+   */
+  binary?(data: Buffer): string | null;
   /** The connection ended. */
   closed(reason: string): void;
 }

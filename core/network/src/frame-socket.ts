@@ -3,25 +3,39 @@
  * big-endian length and that many bytes of UTF-8 JSON text. This is the transport core/rpc asks of a
  * connection (send resolves once written; backpressure by pausing the socket); a frame larger than the limit
  * ends the connection rather than the process's memory.
+ *
+ * A length word with its top bit set (0x80000000 | length) marks a binary frame: that many raw bytes, which
+ * protocol 3 uses for a delivery's bodies so they are neither base64-encoded nor scanned as JSON text. Only a
+ * session that agreed protocol 3 sends one, so an older peer never reads a length it would take as 2 GB.
  */
 import type { Socket } from 'node:net';
+
+/** Where a connection's frames go; a connection whose sink takes no binary frames is cut by one. */
+export interface FrameSink {
+  frame(text: string): void;
+  binary?(data: Buffer): void;
+  closed(reason?: string): void;
+}
 
 /** What the call protocol needs of a connection (core/rpc's FrameTransport), plus where its frames go. */
 export interface FrameConnection {
   send(text: string): Promise<void>;
+  sendBinary(data: Buffer): Promise<void>;
   bufferedBytes(): number;
   setReading(reading: boolean): void;
   close(code: number, reason: string): void;
-  attach(sink: { frame(text: string): void; closed(reason?: string): void }): void;
+  attach(sink: FrameSink): void;
 }
 
 /** 64 MB: the largest reply core/rpc allows (48 MB) with room for the frame around it. */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024;
 const HEADER = 4;
+const BINARY = 0x80000000;
+const LENGTH = 0x7fffffff;
 
 /** Wraps a connected socket; call `attach` once to start receiving frames. */
 export function frameSocket(socket: Socket, maxFrameBytes = MAX_FRAME_BYTES): FrameConnection {
-  let sink: { frame(text: string): void; closed(reason?: string): void } | undefined;
+  let sink: FrameSink | undefined;
   let chunks: Buffer[] = [];
   let buffered = 0;
   let closedReason: string | undefined;
@@ -34,32 +48,39 @@ export function frameSocket(socket: Socket, maxFrameBytes = MAX_FRAME_BYTES): Fr
     sink?.closed(closedReason);
   };
 
+  const violation = (reason: string): void => {
+    closedReason = reason;
+    socket.destroy();
+  };
+
   /** The length of the frame being read, once its header is in; -1 before. */
   let expected = -1;
+  let binary = false;
   const onData = (data: Buffer): void => {
     chunks.push(data);
     buffered += data.length;
     while (buffered >= HEADER) {
       if (expected < 0) {
         if ((chunks[0] as Buffer).length < HEADER) chunks = [Buffer.concat(chunks)];
-        expected = (chunks[0] as Buffer).readUInt32BE(0);
-        if (expected > maxFrameBytes) {
-          closedReason = `a frame of ${expected} bytes is larger than the ${maxFrameBytes} allowed`;
-          socket.destroy();
-          return;
-        }
+        const word = (chunks[0] as Buffer).readUInt32BE(0);
+        binary = word >= BINARY;
+        expected = word & LENGTH;
+        if (expected > maxFrameBytes)
+          return violation(`a frame of ${expected} bytes is larger than the ${maxFrameBytes} allowed`);
+        if (binary && !sink?.binary) return violation('a binary frame on a connection that takes none');
       }
       // A large frame comes in many reads: they are joined once it is whole, not again at every read.
       if (buffered < HEADER + expected) return;
       const head = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, buffered);
       const length = expected;
       expected = -1;
-      const text = head.toString('utf8', HEADER, HEADER + length);
       const rest = head.subarray(HEADER + length);
       chunks = rest.length > 0 ? [rest] : [];
       buffered = rest.length;
       try {
-        sink?.frame(text);
+        // A binary frame is handed on as a view of what was read: its bytes are copied nowhere.
+        if (binary) sink?.binary?.(head.subarray(HEADER, HEADER + length));
+        else sink?.frame(head.toString('utf8', HEADER, HEADER + length));
       } catch {
         // A sink's failure is its own to log; the stream goes on.
       }
@@ -67,18 +88,31 @@ export function frameSocket(socket: Socket, maxFrameBytes = MAX_FRAME_BYTES): Fr
     }
   };
 
+  /** Writes one frame; the callback runs once it is handed to the kernel (or the socket failed). */
+  const write = (frame: Buffer): Promise<void> =>
+    new Promise<void>((resolve, reject) => {
+      if (socket.destroyed || !socket.writable) return reject(new Error('the peer connection is closed'));
+      socket.write(frame, (error) => (error ? reject(error) : resolve()));
+    });
+
   return {
-    send: (text) =>
-      new Promise<void>((resolve, reject) => {
-        if (socket.destroyed || !socket.writable) return reject(new Error('the peer connection is closed'));
-        // One write per frame (header and text in one buffer): one TLS record, never a lone 4-byte one.
-        const length = Buffer.byteLength(text, 'utf8');
-        const frame = Buffer.allocUnsafe(HEADER + length);
-        frame.writeUInt32BE(length, 0);
-        frame.write(text, HEADER, 'utf8');
-        // The callback runs once the frame is handed to the kernel (or the socket failed).
-        socket.write(frame, (error) => (error ? reject(error) : resolve()));
-      }),
+    send: (text) => {
+      // One write per frame (header and text in one buffer): one TLS record, never a lone 4-byte one.
+      const length = Buffer.byteLength(text, 'utf8');
+      const frame = Buffer.allocUnsafe(HEADER + length);
+      frame.writeUInt32BE(length, 0);
+      frame.write(text, HEADER, 'utf8');
+      return write(frame);
+    },
+    sendBinary: (data) => {
+      // The sender is held to the limit it reads by: a frame the peer would cut the connection for never leaves.
+      if (data.length > maxFrameBytes)
+        return Promise.reject(new Error(`a frame of ${data.length} bytes is larger than the ${maxFrameBytes} allowed`));
+      const frame = Buffer.allocUnsafe(HEADER + data.length);
+      frame.writeUInt32BE((BINARY | data.length) >>> 0, 0);
+      data.copy(frame, HEADER);
+      return write(frame);
+    },
     bufferedBytes: () => socket.writableLength,
     setReading: (reading) => {
       if (reading) socket.resume();

@@ -5,8 +5,15 @@
  * next hop's answer; a failed call releases it, and its messages are sent again on the next session.
  */
 import { connect, type TLSSocket } from 'node:tls';
-import { PEER_BATCH_MAX, PEER_PROTOCOL_MIN, PEER_PROTOCOL_VERSION, peerLinkOperations, type Envelope } from '@qk/api';
-import type { ComputerRef, NetworkPort, OutboundLease, StoredPeer } from '@qk/engine';
+import {
+  PEER_BATCH_MAX,
+  PEER_PROTOCOL_ATTACHMENTS,
+  PEER_PROTOCOL_MIN,
+  PEER_PROTOCOL_VERSION,
+  peerLinkOperations,
+  type Envelope,
+} from '@qk/api';
+import type { ComputerRef, NetworkPort, OutboundLease, StoredPeer, TransitMessage } from '@qk/engine';
 import { parsePeerAddress, type PeerState } from '@qk/model';
 import type { PeerCredentials } from './certificate.js';
 import { fingerprintOf } from './certificate.js';
@@ -403,10 +410,9 @@ export class OutboundSession {
       else this.#busy.delete(lease.formatName);
     };
     try {
-      const answer =
-        this.#protocol >= 2
-          ? await this.#call(channel, 'peerDeliverPacked', packDelivery(lease.messages), timing.callTimeoutMs)
-          : await this.#call(channel, 'peerDeliver', { messages: lease.messages.map(toWire) }, timing.callTimeoutMs);
+      // Packed and sent in one synchronous step: an attachment's frame goes right before the call naming it.
+      const [op, input] = this.#deliveryCall(channel, lease.messages);
+      const answer = await this.#call(channel, op, input, timing.callTimeoutMs);
       const outcomes = answer.ok ? outcomesOf(answer.value, lease.messages.length) : null;
       if (outcomes) {
         // The next hop has answered: its slot goes to the next lease now, while this one's removals commit
@@ -441,6 +447,14 @@ export class OutboundSession {
       uncount();
       this.#pump();
     }
+  }
+
+  /** A lease as the agreed protocol delivers it: bodies as an attachment (3), as base64 (2), or objects (1). */
+  #deliveryCall(channel: PeerChannel, messages: readonly TransitMessage[]): [op: string, input: unknown] {
+    if (this.#protocol >= PEER_PROTOCOL_ATTACHMENTS)
+      return ['peerDeliverPacked', packDelivery(messages, (bodies) => channel.attach(bodies))];
+    if (this.#protocol >= 2) return ['peerDeliverPacked', packDelivery(messages)];
+    return ['peerDeliver', { messages: messages.map(toWire) }];
   }
 
   async #sendControl(

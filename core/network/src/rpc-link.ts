@@ -1,11 +1,12 @@
 /**
  * The peer link's call channel: core/rpc's call protocol (frames, correlation, cancel, in-flight limits,
- * backpressure) over a TLS socket framed by frame-socket.ts — the one protocol every connection uses.
+ * backpressure) over a TLS socket framed by frame-socket.ts — the one protocol every connection uses — and,
+ * beside its calls, protocol 3's attachments as binary frames.
  */
 import type { TLSSocket } from 'node:tls';
 import { RpcClient, serveRpc, type RpcLogger } from '@qk/rpc';
 import type { ChannelFactory, PeerCallHandler, PeerChannel } from './channel.js';
-import { frameSocket } from './frame-socket.js';
+import { frameSocket, type FrameSink } from './frame-socket.js';
 import type { NetworkLog } from './log.js';
 
 /** A peer session's calls carry up to 1,000 messages of up to 4 MB each: the limits are those of a frame. */
@@ -29,6 +30,7 @@ export const rpcChannels: ChannelFactory = {
     const client = new RpcClient(transport, { logger: rpcLogger(log), maxCallsInFlight: PEER_LIMITS.maxCallsInFlight });
     let settleClosed!: (reason: string) => void;
     const closed = new Promise<string>((resolve) => (settleClosed = resolve));
+    let attachments = 0;
     transport.attach({
       frame: (text) => client.frame(text),
       closed: (reason) => {
@@ -38,6 +40,16 @@ export const rpcChannels: ChannelFactory = {
     });
     return {
       call: (op, input, signal) => client.call(op, input, signal),
+      attach: (bytes) => {
+        // Numbered per connection, so the listener pairs frame and call whatever else is written between them.
+        const number = ++attachments;
+        const frame = Buffer.allocUnsafe(4 + bytes.length);
+        frame.writeUInt32BE(number, 0);
+        bytes.copy(frame, 4);
+        // A frame that cannot leave (the connection closed) never arrives: the call naming it fails for that.
+        transport.sendBinary(frame).catch(() => undefined);
+        return number;
+      },
       close: (reason) => transport.close(1000, reason),
       closed,
     };
@@ -53,6 +65,12 @@ export const rpcChannels: ChannelFactory = {
         closed: () => handler.closed('the peer connection closed'),
       },
     });
-    transport.attach(sink);
+    const frames: FrameSink = { frame: (text) => sink.frame(text), closed: (reason) => sink.closed(reason) };
+    if (handler.binary)
+      frames.binary = (data) => {
+        // The handler has logged the violation; nothing more is read from a peer that broke the protocol.
+        if ((handler.binary?.(data) ?? null) !== null) socket.destroy();
+      };
+    transport.attach(frames);
   },
 };

@@ -1,6 +1,7 @@
 /**
- * Protocol 2's packed delivery and the answer to either deliver: the hand-written checks take exactly what the
- * schemas take and give what they give; anything else goes through the schema, so refusals are the schema's.
+ * Protocol 2's and 3's packed delivery (bodies as base64 text, or naming an attachment) and the answer to either
+ * deliver: the hand-written checks take exactly what the schemas take and give what they give; anything else goes
+ * through the schema, so refusals are the schema's.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
@@ -22,15 +23,19 @@ const FIELDS = Object.keys(validWireMessage()).filter((k) => k !== 'bodyBase64')
 
 type Packed = Record<string, unknown>;
 
-/** A delivery of `count` messages the schema takes: each field shared or a column, the sizes shared when they can be. */
+/**
+ * A delivery of `count` messages the schema takes: each field shared or a column, the sizes shared when they can
+ * be, the bodies as base64 (protocol 2) or naming an attachment (3).
+ */
 const validPacked = (count: number): fc.Arbitrary<Packed> =>
   fc
     .tuple(
       fc.array(fc.boolean(), { minLength: FIELDS.length, maxLength: FIELDS.length }),
       fc.array(fc.uint8Array({ maxLength: 7 }), { minLength: count, maxLength: count }),
       fc.boolean(),
+      fc.option(fc.integer({ min: 1, max: 0xffffffff }), { nil: null }),
     )
-    .map(([columns, list, shareSizes]) => {
+    .map(([columns, list, shareSizes, attachment]) => {
       const message = validWireMessage();
       const sizes = list.map((b) => b.length);
       return {
@@ -38,10 +43,27 @@ const validPacked = (count: number): fc.Arbitrary<Packed> =>
         fields: Object.fromEntries(
           FIELDS.map((key, i) => [key, columns[i] ? Array.from({ length: count }, () => message[key]) : message[key]]),
         ),
-        bodies: Buffer.concat(list).toString('base64'),
+        bodies: attachment === null ? Buffer.concat(list).toString('base64') : { attachment },
         bodySizes: shareSizes && sizes.every((size) => size === sizes[0]) ? sizes[0] : sizes,
       };
     });
+
+/** Attachment forms at and past every edge the schema tests. */
+const attachments = fc.constantFrom<unknown>(
+  { attachment: 1 },
+  { attachment: 0xffffffff },
+  { attachment: 0 },
+  { attachment: -1 },
+  { attachment: 0x100000000 },
+  { attachment: 1.5 },
+  { attachment: '1' },
+  { attachment: null },
+  { attachment: 1, extra: 1 },
+  { attachment: 1, bodies: 'aGk=' },
+  { attachments: 1 },
+  {},
+  [1],
+);
 
 /** One change that may take a delivery past what the schema takes (or, for some values, not). */
 const change = fc.oneof(
@@ -57,6 +79,7 @@ const change = fc.oneof(
     fc.constant(null),
   ),
   fc.tuple(fc.constant('bodies' as const), fc.constantFrom('A', '=', 'AAAA', 'AA==', '!!!!'), fc.constant(null)),
+  fc.tuple(fc.constant('attachment' as const), fc.constant('bodies'), attachments),
   fc.tuple(fc.constant('size' as const), fc.constantFrom(-1, 1, 3), fc.constant(null)),
 );
 type Change = typeof change extends fc.Arbitrary<infer C> ? C : never;
@@ -93,7 +116,10 @@ function apply(d: Packed, count: number, [kind, key, value]: Change): void {
       delete d[key];
       break;
     case 'bodies':
-      d['bodies'] = `${String(d['bodies'])}${key}`;
+      d['bodies'] = typeof d['bodies'] === 'string' ? `${d['bodies']}${key}` : key;
+      break;
+    case 'attachment':
+      d['bodies'] = value;
       break;
     case 'size':
       d['bodySizes'] = cells(d['bodySizes']).map((v, i) => (i === 0 ? (v as number) + key : v));
@@ -137,12 +163,15 @@ describe('parsePeerDeliverPacked', () => {
     );
   });
 
-  test('what a sender packs is taken as it is, without the schema making a copy', () => {
+  test.each([
+    ['base64', Buffer.from('hello!').toString('base64')],
+    ['an attachment', { attachment: 12 }],
+  ])('what a sender packs (bodies as %s) is taken as it is, without the schema making a copy', (_, bodies) => {
     const message = validWireMessage();
     const value = {
       count: 2,
       fields: Object.fromEntries(FIELDS.map((key) => [key, message[key]])),
-      bodies: Buffer.from('hello!').toString('base64'),
+      bodies,
       bodySizes: 3,
     };
     value.fields['id'] = ['a', 'b'];
@@ -173,6 +202,9 @@ describe('parsePeerDeliverPacked', () => {
       (v: Record<string, unknown>) => ((v['fields'] as Record<string, unknown>)['bodyBase64'] = 'aGk='),
     ],
     ['an extra key', (v: Record<string, unknown>) => (v['messages'] = [])],
+    ['attachment 0', (v: Record<string, unknown>) => (v['bodies'] = { attachment: 0 })],
+    ['an attachment number past 32 bits', (v: Record<string, unknown>) => (v['bodies'] = { attachment: 2 ** 32 })],
+    ['an attachment with another key', (v: Record<string, unknown>) => (v['bodies'] = { attachment: 1, size: 2 })],
   ])('refused as INVALID_PARAMETER: %s', (_, change) => {
     expect(() => parsePeerDeliverPacked(one())).not.toThrow();
     const value = one();

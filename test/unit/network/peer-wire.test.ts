@@ -1,11 +1,13 @@
 /**
- * Protocol 2's packed delivery (core/network wire.ts): what a sender packs is what the next hop unpacks, message
- * for message, and the hand check takes it as it is; the answer of either form reads as one outcome per message.
+ * Protocol 2's and 3's packed delivery (core/network wire.ts): what a sender packs is what the next hop unpacks,
+ * message for message — its bodies as base64 text, or as an attachment beside the call — and the hand check
+ * takes it as it is; the answer of either form reads as one outcome per message.
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { parsePeerDeliverPacked } from '@qk/api';
 import type { DeliveryOutcome, TransitMessage } from '@qk/engine';
+import { Attachments } from '../../../core/network/src/attachments.js';
 import { outcomesOf, packDelivery, packOutcomes, unpackDelivery } from '../../../core/network/src/wire.js';
 
 const nullable = <T>(a: fc.Arbitrary<T>): fc.Arbitrary<T | null> => fc.option(a, { nil: null });
@@ -97,6 +99,61 @@ describe('packed deliveries', () => {
       'three',
       '',
     ]);
+  });
+
+  test('pack → attachment frame and call text → listener → unpack gives back every message, bodies as views', () => {
+    fc.assert(
+      fc.property(fc.array(lease, { minLength: 1, maxLength: 3 }), (leases) => {
+        // The sender's end: numbered binary frames, each followed by its call's JSON text.
+        const wire: ({ binary: Buffer } | { text: string })[] = [];
+        let numbered = 0;
+        const attach = (bodies: Buffer): number => {
+          const frame = Buffer.alloc(4 + bodies.length);
+          frame.writeUInt32BE(++numbered, 0);
+          bodies.copy(frame, 4);
+          wire.push({ binary: frame });
+          return numbered;
+        };
+        for (const messages of leases) wire.push({ text: JSON.stringify(packDelivery(messages, attach)) });
+        // The listener's end.
+        const attachments = new Attachments();
+        const received: TransitMessage[][] = [];
+        for (const frame of wire) {
+          if ('binary' in frame) {
+            expect(attachments.arrived(frame.binary)).toBeNull();
+            continue;
+          }
+          const sent = JSON.parse(frame.text) as unknown;
+          const attachment = attachments.claim(sent);
+          expect(attachment).toBeDefined();
+          const checked = parsePeerDeliverPacked(sent);
+          expect(checked).toBe(sent);
+          const messages = unpackDelivery(checked, attachment);
+          for (const m of messages) if (m.body.length > 0) expect(m.body.buffer).toBe(attachment?.buffer);
+          received.push(messages);
+        }
+        expect(received.map(comparable)).toEqual(leases.map(comparable));
+        expect(attachments.waiting).toBe(0);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test('protocol 3 packs the bodies joined as they are; the call names only the attachment', () => {
+    const base = fc.sample(fc.record(parts), { numRuns: 1, seed: 11 })[0] as TransitMessage;
+    const messages = ['ab', '', 'cde'].map((text) => ({ ...base, body: Buffer.from(text) }));
+    const attached: Buffer[] = [];
+    const packed = packDelivery(messages, (bodies) => attached.push(bodies));
+    expect(packed).toMatchObject({ count: 3, bodies: { attachment: 1 }, bodySizes: [2, 0, 3] });
+    expect(attached.map((b) => b.toString())).toEqual(['abcde']);
+  });
+
+  test('a delivery naming an attachment is refused without it, or with one of another length', () => {
+    const base = fc.sample(fc.record(parts), { numRuns: 1, seed: 13 })[0] as TransitMessage;
+    const packed = packDelivery([{ ...base, body: Buffer.from('abc') }], () => 7);
+    expect(() => unpackDelivery(packed)).toThrow(/attachment 7 did not arrive/);
+    expect(() => unpackDelivery(packed, Buffer.from('ab'))).toThrow(/attachment 7 has 2 bytes, not the 3/);
+    expect(unpackDelivery(packed, Buffer.from('xyz'))[0]?.body.toString()).toBe('xyz');
   });
 
   test('bodies text with a character outside base64 is refused, though its length fits the sizes', () => {
