@@ -20,7 +20,8 @@ export interface FrameSink {
 /** What the call protocol needs of a connection (core/rpc's FrameTransport), plus where its frames go. */
 export interface FrameConnection {
   send(text: string): Promise<void>;
-  sendBinary(data: Buffer): Promise<void>;
+  /** One binary frame of `data`, or of its parts one after the other. */
+  sendBinary(data: Buffer | readonly Buffer[]): Promise<void>;
   bufferedBytes(): number;
   setReading(reading: boolean): void;
   close(code: number, reason: string): void;
@@ -105,12 +106,18 @@ export function frameSocket(socket: Socket, maxFrameBytes = MAX_FRAME_BYTES): Fr
       return write(frame);
     },
     sendBinary: (data) => {
+      // Parts are joined in the frame's own buffer: a lease's bodies are copied once more, not twice (a fresh
+      // buffer of 200 KB costs its page faults, ~0.1 µs a message).
+      const parts = Buffer.isBuffer(data) ? [data] : data;
+      let length = 0;
+      for (const part of parts) length += part.length;
       // The sender is held to the limit it reads by: a frame the peer would cut the connection for never leaves.
-      if (data.length > maxFrameBytes)
-        return Promise.reject(new Error(`a frame of ${data.length} bytes is larger than the ${maxFrameBytes} allowed`));
-      const frame = Buffer.allocUnsafe(HEADER + data.length);
-      frame.writeUInt32BE((BINARY | data.length) >>> 0, 0);
-      data.copy(frame, HEADER);
+      if (length > maxFrameBytes)
+        return Promise.reject(new Error(`a frame of ${length} bytes is larger than the ${maxFrameBytes} allowed`));
+      const frame = Buffer.allocUnsafe(HEADER + length);
+      frame.writeUInt32BE((BINARY | length) >>> 0, 0);
+      let at = HEADER;
+      for (const part of parts) at += part.copy(frame, at);
       return write(frame);
     },
     bufferedBytes: () => socket.writableLength,

@@ -43,11 +43,10 @@ export const rpcChannels: ChannelFactory = {
       attach: (bytes) => {
         // Numbered per connection, so the listener pairs frame and call whatever else is written between them.
         const number = ++attachments;
-        const frame = Buffer.allocUnsafe(4 + bytes.length);
-        frame.writeUInt32BE(number, 0);
-        bytes.copy(frame, 4);
+        const header = Buffer.allocUnsafe(4);
+        header.writeUInt32BE(number, 0);
         // A frame that cannot leave (the connection closed) never arrives: the call naming it fails for that.
-        transport.sendBinary(frame).catch(() => undefined);
+        transport.sendBinary([header, bytes]).catch(() => undefined);
         return number;
       },
       close: (reason) => transport.close(1000, reason),

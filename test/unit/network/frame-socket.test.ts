@@ -116,7 +116,7 @@ describe('binary frames', () => {
   const bytes = (n: number, seed = 1): Buffer =>
     Buffer.from(Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff));
 
-  test('arrive whole, in order with text frames, empty and large ones too; a view of what was read', async () => {
+  test('arrive whole, in order with text frames, empty, large and sent in parts; a view of what was read', async () => {
     const [a, b] = await pair();
     const sender = frameSocket(a);
     sender.attach({ frame: () => undefined, closed: () => undefined });
@@ -128,6 +128,7 @@ describe('binary frames', () => {
     await sender.send('é→');
     await sender.sendBinary(large);
     await sender.send('');
+    await sender.sendBinary([bytes(3), Buffer.alloc(0), bytes(2, 5)]);
     const expected = [
       'text {"first":1}',
       `binary ${bytes(10).toString('hex')}`,
@@ -135,6 +136,7 @@ describe('binary frames', () => {
       'text é→',
       `binary ${large.toString('hex')}`,
       'text ',
+      `binary ${Buffer.concat([bytes(3), bytes(2, 5)]).toString('hex')}`,
     ];
     await expect.poll(() => receiver.got.length, { timeout: 5_000 }).toBe(expected.length);
     expect(receiver.got).toEqual(expected);
