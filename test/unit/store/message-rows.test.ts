@@ -76,6 +76,9 @@ const PLAIN: Partial<MessageRecord> = {
   deadLetterQueue: null,
 };
 
+/** One message to copy under many lookup IDs. */
+const sample = fc.sample(record, { numRuns: 1, seed: 1 })[0] as MessageRecord;
+
 /** Half of them plain, the others with any columns at their defaults. */
 const message = fc.tuple(record, fc.boolean()).map(([m, plain]) => (plain ? { ...m, ...PLAIN } : m));
 
@@ -88,5 +91,28 @@ test('every message reads back as it was inserted, plain or not, in either table
       expect(store.messages.get(m.lookupId, table)).toEqual({ ...m, table });
     }),
     { numRuns: 500 },
+  );
+});
+
+test('removeMany removes exactly the rows named, whether they fall in a few runs of consecutive IDs or many', () => {
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 61 }),
+      fc.constantFrom<MessageTable>('main', 'mem'),
+      (offsets, table) => {
+        // 61 rows in a row, then a random subset of them removed: the others must all stay.
+        const base = lookupId + 1;
+        const plain = { ...sample, ...PLAIN };
+        store.transaction(() => {
+          for (let i = 0; i <= 60; i++) store.messages.insert(table, { ...plain, lookupId: base + i });
+        });
+        lookupId = base + 60;
+        const named = offsets.map((o) => base + o);
+        expect(store.transaction(() => store.messages.removeMany(table, named))).toBe(named.length);
+        for (let i = 0; i <= 60; i++)
+          expect(store.messages.get(base + i, table) === undefined).toBe(offsets.includes(i));
+      },
+    ),
+    { numRuns: 150 },
   );
 });
