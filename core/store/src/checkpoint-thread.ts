@@ -65,7 +65,10 @@ export class CheckpointThread {
       dbFile,
       state: state.buffer,
     };
-    return new CheckpointThread(new Worker(source, { eval: true, workerData }), state, events);
+    // A thread that only runs one pragma needs little heap: the service's memory budget (bench: ≤ 200 MB with
+    // a million messages stored) has no room for a second default-sized one.
+    const resourceLimits = { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2, codeRangeSizeMb: 4 };
+    return new CheckpointThread(new Worker(source, { eval: true, workerData, resourceLimits }), state, events);
   }
 
   /** True while a checkpoint asked for has not ended. */

@@ -64,6 +64,9 @@ if (Atomics.compareExchange(s, PHASE, ${Phase.new}, ${Phase.opened}) === ${Phase
     // The checkpoint's own syncs come from this connection's setting: under NORMAL it syncs the WAL before it
     // writes any page into the database file, and the database file once it has copied the whole WAL.
     db.pragma('synchronous = NORMAL');
+    // A checkpoint copies frames from the WAL to the database file without the page cache: keep it small, since
+    // the store's own connection already holds the pages the service reads.
+    db.pragma('cache_size = -256');
     let seen = 0;
     for (;;) {
       Atomics.wait(s, REQUESTS, seen);
