@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openQueueManager, type DeliveryOutcome, type OutboundLease, type QueueManagerApi } from '@qk/engine';
+import { afterEach, beforeEach } from 'vitest';
 import { FakeClock } from './fake-clock.js';
 import { settle } from './helpers.js';
 
@@ -96,3 +97,19 @@ export class Lab {
 
 export const classOf = (qm: QueueManagerApi, path: string): string[] =>
   qm.browse({ path, limit: 1000 }).messages.map((m) => m.class);
+
+/** A fresh Lab for every test of the file, disposed after it: `const lab = labEachTest();` then `lab()`. */
+export function labEachTest(): () => Lab {
+  let lab: Lab | undefined;
+  beforeEach(() => {
+    lab = new Lab();
+  });
+  afterEach(async () => {
+    await lab?.dispose();
+    lab = undefined;
+  });
+  return () => {
+    if (!lab) throw new Error('the lab exists only inside a test');
+    return lab;
+  };
+}

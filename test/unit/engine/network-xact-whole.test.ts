@@ -4,18 +4,12 @@
  * computer quota fills up halfway through them. A transaction may send only as many to one remote queue as one
  * delivery carries.
  */
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { Limits, type QkError } from '@qk/model';
 import type { DeliveryOutcome } from '@qk/engine';
-import { Lab } from './network-helpers.js';
+import { labEachTest, type Lab } from './network-helpers.js';
 
-let lab: Lab;
-beforeEach(() => {
-  lab = new Lab();
-});
-afterEach(async () => {
-  await lab.dispose();
-});
+const lab = labEachTest();
 
 const ORDERS = 'DIRECT=OS:BETA\\private$\\orders';
 const stored = (): DeliveryOutcome => ({ outcome: 'stored' });
@@ -34,7 +28,7 @@ async function leaseSizes(alpha: ReturnType<Lab['open']>['qm']): Promise<number[
 }
 
 test('R-E2 a transaction goes in one lease however many messages wait for their confirmation before it', async () => {
-  const alpha = lab.open('ALPHA').qm;
+  const alpha = lab().open('ALPHA').qm;
   // 9,200 single-message transactions stored by a routing server, waiting 30 s for BETA's confirmation: a
   // lease reads past them, and they used to count against the room a transaction may take.
   for (let at = 0; at < 9_200; at += 4_600)
@@ -50,7 +44,7 @@ test('R-E2 a transaction goes in one lease however many messages wait for their 
 }, 120_000);
 
 test('R-E2 the largest transaction one remote queue takes goes in one lease; one message more is refused', async () => {
-  const alpha = lab.open('ALPHA').qm;
+  const alpha = lab().open('ALPHA').qm;
   const max = Limits.REMOTE_TRANSACTION_MESSAGES;
   const tx = alpha.beginTransaction();
   await alpha.sendBatch(
@@ -68,8 +62,8 @@ test('R-E2 the largest transaction one remote queue takes goes in one lease; one
 }, 120_000);
 
 test('R-E2 a destination whose computer quota fills halfway through a transaction places none of it, then all', async () => {
-  const alpha = lab.open('ALPHA').qm;
-  const beta = lab.open('BETA').qm;
+  const alpha = lab().open('ALPHA').qm;
+  const beta = lab().open('BETA').qm;
   beta.createQueue({ path: '.\\private$\\orders', transactional: true });
   beta.setSetting('MachineQuota', 2); // KB: two of the five fit
   const tx = alpha.beginTransaction();
