@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import type { Buckets } from './buckets.js';
 import type { MessageTable } from './records.js';
 import type { Db } from './open-database.js';
+import { LIMIT } from './sql-limit.js';
 
 /** A due message that needs no per-message work beyond its dead-letter copy. */
 export interface PlainExpired {
@@ -40,7 +41,7 @@ export class BulkExpiry {
           `SELECT lookup_id, queue_id, size, priority, msg_id, journal & 1 FROM ${t}.messages
              WHERE expires_ms <= ? AND status = 1 AND transactional = 0 AND (admin_queue IS NULL OR (ack & ?) = 0)
                AND queue_id NOT IN (SELECT bucket FROM main.dead_buckets)
-             ORDER BY expires_ms LIMIT ?`,
+             ORDER BY expires_ms ${LIMIT}`,
         )
         .raw(true),
       // The dead letter is the same row with a new lookup ID, queue, class, arrival and no timer — what a

@@ -16,6 +16,7 @@ import {
 import type { BrowseQuery, MessageRecord, MessageTable, QueueUsage, StoredMessage } from './records.js';
 import type { Db } from './open-database.js';
 import type { Buckets, DeadBucket } from './buckets.js';
+import { LIMIT } from './sql-limit.js';
 
 const TABLES: readonly MessageTable[] = ['main', 'mem'];
 const NOT_DEAD = 'queue_id NOT IN (SELECT bucket FROM main.dead_buckets)';
@@ -32,7 +33,7 @@ interface TableStatements {
   removeMany: Database.Statement;
   removeRange: Database.Statement;
   setStatus: Database.Statement;
-  firstReadyIds: Map<number, Database.Statement>;
+  firstReadyIds: Database.Statement;
   expired: Database.Statement;
   anyExpired: Database.Statement;
   byCorrelation: Database.Statement;
@@ -68,7 +69,9 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     removeMany: db.prepare(`DELETE FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
     removeRange: db.prepare(`DELETE FROM ${t}.messages WHERE lookup_id BETWEEN ? AND ?`),
     setStatus: db.prepare(`UPDATE ${t}.messages SET status = ?, expires_ms = NULL WHERE lookup_id = ?`),
-    firstReadyIds: new Map(),
+    firstReadyIds: raw(
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 ORDER BY priority DESC, lookup_id ${LIMIT}`,
+    ),
     // Rows of purged buckets are gone for expiry too (buckets.ts): they owe what a purge owes, not a timeout.
     expired: raw(
       `SELECT ${all} FROM ${t}.messages WHERE expires_ms <= ? AND ${NOT_DEAD} ORDER BY expires_ms LIMIT ${EXPIRY_BATCH}`,
@@ -82,14 +85,14 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     // read in the same pass — a NACK asked for: NEG_RECEIVE for a destination queue (R-P3, R-Q1), NEG_ARRIVAL
     // for an outgoing one (R-P6); a transactional one going to a transactional dead-letter queue (R-D2; all
     // of them when the first parameter is 1, XactDeadLetterAlways, R-D3) — so only those are read again whole.
-    deadReady: raw(`SELECT lookup_id, size, ${OWING} FROM ${t}.messages WHERE queue_id = ? AND status = 1 LIMIT ?`),
+    deadReady: raw(`SELECT lookup_id, size, ${OWING} FROM ${t}.messages WHERE queue_id = ? AND status = 1 ${LIMIT}`),
     // The purged rows whose deadline has passed go first: until they are gone, every expiry probe reads past
     // them on the deadline index (a restart after a long stop, a purge of messages about to expire).
     deadDue: raw(
       `SELECT lookup_id, size, ${OWING}
-         FROM ${t}.messages INDEXED BY messages_expiry WHERE expires_ms <= ? AND queue_id = ? AND status = 1 LIMIT ?`,
+         FROM ${t}.messages INDEXED BY messages_expiry WHERE expires_ms <= ? AND queue_id = ? AND status = 1 ${LIMIT}`,
     ),
-    deadRetained: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 LIMIT ?`),
+    deadRetained: raw(`SELECT lookup_id, size FROM ${t}.messages WHERE queue_id = ? AND status <> 1 ${LIMIT}`),
     rows: raw(`SELECT ${all} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
     rebucket: db.prepare(`UPDATE ${t}.messages SET queue_id = ? WHERE lookup_id IN (SELECT value FROM json_each(?))`),
     moveTo: db.prepare(
@@ -97,23 +100,23 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     ),
     addAbort: db.prepare(`UPDATE ${t}.messages SET abort_count = abort_count + 1 WHERE lookup_id = ?`),
     nextSamePriority: raw(
-      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority = ? AND lookup_id > ? ORDER BY priority DESC, lookup_id LIMIT ?`,
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority = ? AND lookup_id > ? ORDER BY priority DESC, lookup_id ${LIMIT}`,
     ),
     nextLowerPriority: raw(
-      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority < ? ORDER BY priority DESC, lookup_id LIMIT ?`,
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority < ? ORDER BY priority DESC, lookup_id ${LIMIT}`,
     ),
     previousSamePriority: raw(
-      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority = ? AND lookup_id < ? ORDER BY priority ASC, lookup_id DESC LIMIT ?`,
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority = ? AND lookup_id < ? ORDER BY priority ASC, lookup_id DESC ${LIMIT}`,
     ),
     previousHigherPriority: raw(
-      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority > ? ORDER BY priority ASC, lookup_id DESC LIMIT ?`,
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority > ? ORDER BY priority ASC, lookup_id DESC ${LIMIT}`,
     ),
     // Messages newer than a lookup ID are few: the primary key finds them, whatever the queue's size.
     readySince: raw(
-      `SELECT lookup_id, priority FROM ${t}.messages WHERE lookup_id > ? AND queue_id = ? AND status = 1 ORDER BY lookup_id LIMIT ?`,
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE lookup_id > ? AND queue_id = ? AND status = 1 ORDER BY lookup_id ${LIMIT}`,
     ),
     retainedAfter: raw(
-      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status <> 1 AND lookup_id > ? ORDER BY lookup_id LIMIT ?`,
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status <> 1 AND lookup_id > ? ORDER BY lookup_id ${LIMIT}`,
     ),
     usage: db.prepare(
       `SELECT queue_id AS queueId, count(*) AS count, total(size) AS bytes, total(status <> 1) AS retained FROM ${t}.messages GROUP BY queue_id`,
@@ -222,7 +225,10 @@ export class MessageStore {
   firstReady(queueId: number, limit: number, skip?: (lookupId: number) => boolean): StoredMessage[] {
     let picks: { id: number; priority: number; table: MessageTable }[] = [];
     for (const t of TABLES) {
-      for (const [id, priority] of this.firstReadyIds(t, limit).all(this.buckets.of(queueId)) as [number, number][])
+      for (const [id, priority] of this.tables[t].firstReadyIds.all(this.buckets.of(queueId), Math.floor(limit)) as [
+        number,
+        number,
+      ][])
         picks.push({ id, priority, table: t });
     }
     if (picks.length > limit) picks.sort((a, b) => b.priority - a.priority || a.id - b.id).splice(limit);
@@ -240,28 +246,6 @@ export class MessageStore {
       true,
     );
     return picks.map((p) => rows.get(p.id)).filter((m): m is StoredMessage => m !== undefined);
-  }
-
-  /**
-   * Literal LIMITs for the usual small ones (a bound LIMIT made this plan slower for LIMIT 1); one bound
-   * statement for the rest, so many receivers in flight never prepare a statement per call.
-   */
-  private firstReadyIds(t: MessageTable, limit: number): { all(queueId: number): unknown[] } {
-    const cache = this.tables[t].firstReadyIds;
-    const n = Math.floor(limit);
-    const key = n <= 64 ? n : -1;
-    let stmt = cache.get(key);
-    if (!stmt) {
-      const limitSql = key === -1 ? '?' : String(n);
-      stmt = this.db
-        .prepare(
-          `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 ORDER BY priority DESC, lookup_id LIMIT ${limitSql}`,
-        )
-        .raw(true);
-      cache.set(key, stmt);
-    }
-    const bound = stmt;
-    return { all: (queueId) => (key === -1 ? bound.all(queueId, n) : bound.all(queueId)) };
   }
 
   /** Which tables hold a message whose timer has run out by `nowMs` (one index probe each). */
@@ -480,7 +464,7 @@ export class MessageStore {
         : `${SORT_SQL[query.sort.column]} ${direction}, lookup_id ${direction}`;
     // Sort narrow rows (the sort key and the lookup ID), then read only the page's rows: sorting a million
     // full rows by label took seconds longer than sorting their keys.
-    const page = this.statement(`SELECT lookup_id, tbl FROM (${sql}) ORDER BY ${order} LIMIT ? OFFSET ?`, true).all(
+    const page = this.statement(`SELECT lookup_id, tbl FROM (${sql}) ORDER BY ${order} ${LIMIT} OFFSET ?`, true).all(
       ...params,
       query.limit,
       query.offset,
@@ -529,11 +513,11 @@ export class MessageStore {
     );
     const sql =
       present.length === 1
-        ? `SELECT lookup_id, '${present[0]}', priority FROM ${present[0]}.messages WHERE queue_id = ? AND status = 1 ORDER BY ${order} LIMIT ? OFFSET ?`
+        ? `SELECT lookup_id, '${present[0]}', priority FROM ${present[0]}.messages WHERE queue_id = ? AND status = 1 ORDER BY ${order} ${LIMIT} OFFSET ?`
         : `SELECT lookup_id, 'main', priority FROM main.messages WHERE queue_id = ? AND status = 1
            UNION ALL
            SELECT lookup_id, 'mem', priority FROM mem.messages WHERE queue_id = ? AND status = 1
-           ORDER BY ${order} LIMIT ? OFFSET ?`;
+           ORDER BY ${order} ${LIMIT} OFFSET ?`;
     const args = present.length === 1 ? [queueId, scanLimit, scanOffset] : [queueId, queueId, scanLimit, scanOffset];
     const ids = this.statement(sql, true).all(...args) as [number, MessageTable, number][];
     if (fromEnd) ids.reverse();

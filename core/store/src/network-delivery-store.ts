@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { Db } from './open-database.js';
 import type { ControlRecord, MessageTable, SentRecord, SeqOutRecord, TransitRecord } from './records.js';
+import { LIMIT } from './sql-limit.js';
 
 interface TransitRow {
   lookup_id: number;
@@ -77,7 +78,7 @@ export class NetworkDeliveryStore {
       removeSent: db.prepare(`DELETE FROM xact_sent WHERE msg_id = ?`),
       sentDue: db.prepare(
         `SELECT msg_id AS msgId, dest_key AS destKey, final_by_ms AS finalByMs, record FROM xact_sent
-         WHERE final_by_ms <= ? ORDER BY final_by_ms LIMIT ?`,
+         WHERE final_by_ms <= ? ORDER BY final_by_ms ${LIMIT}`,
       ),
       sentCount: db.prepare(`SELECT count(*) AS n FROM xact_sent`),
       // REPLACE gives the newer item a new id: a session that took the older one deletes only that one.
@@ -85,7 +86,7 @@ export class NetworkDeliveryStore {
         `INSERT OR REPLACE INTO control_out (to_key, dedupe_key, item, created_ms) VALUES (?, ?, ?, ?)`,
       ),
       pendingControl: db.prepare(
-        `SELECT id, to_key AS toKey, item, created_ms AS createdMs FROM control_out ORDER BY id LIMIT ?`,
+        `SELECT id, to_key AS toKey, item, created_ms AS createdMs FROM control_out ORDER BY id ${LIMIT}`,
       ),
       removeControl: db.prepare(`DELETE FROM control_out WHERE id IN (SELECT value FROM json_each(?))`),
       controlCount: db.prepare(`SELECT count(*) AS n FROM control_out`),

@@ -9,6 +9,7 @@ import { allColumns, fromRaw } from './message-rows.js';
 import type { MessageTable, StoredMessage } from './records.js';
 import type { Db } from './open-database.js';
 import type { Buckets } from './buckets.js';
+import { LIMIT } from './sql-limit.js';
 
 /** A ready message's place in receive order. */
 export interface ReadyKey {
@@ -48,9 +49,9 @@ export class ReadyOrder {
       const keys = (sql: string): Database.Statement => db.prepare(sql).pluck(true);
       const from = `FROM ${t}.messages WHERE queue_id = ? AND status = 1`;
       return {
-        head: keys(`SELECT ${KEY} ${from} ORDER BY priority DESC, lookup_id LIMIT ?`),
-        samePriorityAfter: keys(`SELECT ${KEY} ${from} AND priority = ? AND lookup_id > ? ORDER BY lookup_id LIMIT ?`),
-        lowerPriority: keys(`SELECT ${KEY} ${from} AND priority < ? ORDER BY priority DESC, lookup_id LIMIT ?`),
+        head: keys(`SELECT ${KEY} ${from} ORDER BY priority DESC, lookup_id ${LIMIT}`),
+        samePriorityAfter: keys(`SELECT ${KEY} ${from} AND priority = ? AND lookup_id > ? ORDER BY lookup_id ${LIMIT}`),
+        lowerPriority: keys(`SELECT ${KEY} ${from} AND priority < ? ORDER BY priority DESC, lookup_id ${LIMIT}`),
         rows: raw(`SELECT ${allColumns()} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
         row: raw(`SELECT ${allColumns()} FROM ${t}.messages WHERE lookup_id = ?`),
       };
