@@ -48,6 +48,15 @@ export class ReceiveCursors {
     take: boolean,
     known?: (lookupId: number) => StoredMessage | undefined,
   ): StoredMessage[] {
+    return this.order.consistent(() => this.firstInSnapshot(queueId, count, take, known));
+  }
+
+  private firstInSnapshot(
+    queueId: number,
+    count: number,
+    take: boolean,
+    known: ((lookupId: number) => StoredMessage | undefined) | undefined,
+  ): StoredMessage[] {
     for (;;) {
       const cursor = this.cursors.get(queueId);
       const { picked, scannedTo, stale, walkedIds } = this.pick(queueId, cursor, count);

@@ -38,11 +38,13 @@ export function beforeInOrder(a: ReadyKey, b: ReadyKey): boolean {
 
 export class ReadyOrder {
   private readonly tables: Record<MessageTable, Statements>;
+  private readonly inReadTransaction: (work: () => unknown) => unknown;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly buckets: Buckets,
   ) {
+    this.inReadTransaction = db.transaction((work: () => unknown) => work());
     const prepare = (t: MessageTable): Statements => {
       const raw = (sql: string): Database.Statement => db.prepare(sql).raw(true);
       // Keys come back as one number each (KEY), not a row array: a walk reads a thousand at a time.
@@ -57,6 +59,16 @@ export class ReadyOrder {
       };
     };
     this.tables = { main: prepare('main'), mem: prepare('mem') };
+  }
+
+  /**
+   * Runs the reads of `work` in one transaction. Outside one, every statement on the WAL store begins and ends
+   * a read transaction of its own (its locks and the WAL index looked at again): measured on a store of
+   * 50,000 messages, a one-row seek 6.2 → 2.3 µs and a whole-row read 15.1 → 7.0 µs inside one, for about
+   * 1.5 µs of BEGIN and COMMIT. The keys and rows it reads also come from one snapshot.
+   */
+  consistent<T>(work: () => T): T {
+    return this.db.inTransaction ? work() : (this.inReadTransaction(work) as T);
   }
 
   /**
