@@ -6,7 +6,7 @@
 import { QkError, type MessageInfo } from '@qk/model';
 import type { StoredMessage } from '@qk/store';
 import { toMessageInfo } from './message-view.js';
-import type { Deliver, ReplyLimit, WriteReply } from './types.js';
+import type { Cancellable, Deliver, ReplyLimit, WriteReply } from './types.js';
 
 /**
  * Builds the replies of `messages` in order while they fit in `room` bytes (a message that does not fit is
@@ -29,12 +29,18 @@ export function countFitting(messages: readonly StoredMessage[], limit: ReplyLim
 
 const nothingToWrite: WriteReply = () => Promise.resolve();
 
-/** Prepares the caller's delivery of `reply`; a call cancelled before that is refused here too. */
+/**
+ * Prepares the caller's delivery of `reply`; a call cancelled before that is refused here too — by `deliver`,
+ * which checks its own call (types.ts), or by the caller's signal. The signal is read only without a
+ * `deliver`: a service call makes its AbortSignal on first read, and a receive that finds a message at once
+ * never needs one (an AbortController cost a tenth of a single receive's time in the service).
+ */
 export async function prepareDelivery<T>(
   reply: T,
   deliver: Deliver<T> | undefined,
-  signal: AbortSignal | undefined,
+  caller: Cancellable,
 ): Promise<WriteReply> {
-  if (signal?.aborted) throw new QkError('OPERATION_CANCELLED', 'The receive was cancelled by the caller.');
-  return deliver ? deliver(reply) : nothingToWrite;
+  if (deliver) return deliver(reply);
+  if (caller.signal?.aborted) throw new QkError('OPERATION_CANCELLED', 'The receive was cancelled by the caller.');
+  return nothingToWrite;
 }

@@ -69,6 +69,7 @@ import {
   type CursorPeekInput,
   type CursorReceiveInput,
   type Clock,
+  type Cancellable,
   type Deliver,
   type WriteReply,
   type EngineListener,
@@ -519,9 +520,9 @@ class QueueManager implements QueueManagerApi {
         ? this.claimByLookupId(queue, input.lookupId, input.lookupAction)
         : input.lookupAction !== undefined
           ? this.claimByLookupId(queue, undefined, input.lookupAction)
-          : await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
+          : await this.claimFirst(queue, input.timeoutMs ?? 0, input);
     const info = toMessageInfo(message, this.clock.now());
-    await this.deliverClaimed([message], info, input.deliver, input.signal, tx);
+    await this.deliverClaimed([message], info, input.deliver, input, tx);
     return info;
   }
 
@@ -568,11 +569,11 @@ class QueueManager implements QueueManagerApi {
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
-    const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input.signal);
+    const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input);
     const { claimed, replies } = input.replyLimit
       ? this.claimWithin(queue, first, input.max, input.replyLimit)
       : this.claimAll(queue, first, input.max);
-    await this.deliverClaimed(claimed, replies, input.deliver, input.signal, tx);
+    await this.deliverClaimed(claimed, replies, input.deliver, input, tx);
     return replies;
   }
 
@@ -621,13 +622,13 @@ class QueueManager implements QueueManagerApi {
     messages: StoredMessage[],
     reply: T,
     deliver: Deliver<T> | undefined,
-    signal: AbortSignal | undefined,
+    caller: Cancellable,
     tx: Transaction | undefined,
   ): Promise<void> {
     if (!tx) {
       let write: WriteReply;
       try {
-        write = await prepareDelivery(reply, deliver, signal);
+        write = await prepareDelivery(reply, deliver, caller);
       } catch (error) {
         this.releaseClaims(messages, true);
         throw error;
@@ -635,7 +636,7 @@ class QueueManager implements QueueManagerApi {
       await this.finishReceives(messages);
       return write();
     }
-    const delivery = this.deliverInTransaction(messages, reply, deliver, signal, tx);
+    const delivery = this.deliverInTransaction(messages, reply, deliver, caller, tx);
     tx.delivering.add(delivery);
     try {
       await delivery;
@@ -648,11 +649,11 @@ class QueueManager implements QueueManagerApi {
     messages: StoredMessage[],
     reply: T,
     deliver: Deliver<T> | undefined,
-    signal: AbortSignal | undefined,
+    caller: Cancellable,
     tx: Transaction,
   ): Promise<void> {
     try {
-      const write = await prepareDelivery(reply, deliver, signal);
+      const write = await prepareDelivery(reply, deliver, caller);
       await write();
     } catch (error) {
       this.releaseClaims(messages, true);
@@ -676,7 +677,7 @@ class QueueManager implements QueueManagerApi {
   cursorReceive(input: CursorReceiveInput): Promise<MessageInfo> {
     const tx = input.transaction ? this.transactions.get(input.transaction) : undefined;
     return this.appCursors.receive(input, tx !== undefined, (message, info) =>
-      this.deliverClaimed([message], info, input.deliver, input.signal, tx),
+      this.deliverClaimed([message], info, input.deliver, input, tx),
     );
   }
 
@@ -702,16 +703,12 @@ class QueueManager implements QueueManagerApi {
     return this.receiveCursors.first(queue.id, count, false);
   }
 
-  private async claimFirst(
-    queue: QueueRecord,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<StoredMessage> {
+  private async claimFirst(queue: QueueRecord, timeoutMs: number, caller: Cancellable): Promise<StoredMessage> {
     const deadline = this.clock.now() + timeoutMs;
     for (;;) {
       const found = this.receiveCursors.first(queue.id, 1, true)[0];
       if (found) return found;
-      await this.waitFor(queue, deadline, signal);
+      await this.waitFor(queue, deadline, caller.signal);
     }
   }
 

@@ -85,6 +85,11 @@ export interface SendItem {
  * writes it and then joins its transaction (the client's commit removes it).
  */
 export type Deliver<T> = (reply: T) => Promise<WriteReply>;
+
+/** A call that its caller may cancel; its signal is read only when it is needed (a wait, no `deliver`). */
+export interface Cancellable {
+  readonly signal?: AbortSignal | undefined;
+}
 /** Writes a prepared reply; resolves once the transport has it. */
 export type WriteReply = () => Promise<void>;
 

@@ -102,17 +102,27 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       touch(transaction);
       return { ids: await engine().sendBatch(messages, transaction) };
     },
-    receive: async (input, { signal, deliver }) => {
+    // Receives read the call's signal only if they wait (prepareDelivery): it is made on first read.
+    receive: async (input, context) => {
       touch(input.transaction);
-      const message = await engine().receive({ ...input, signal, deliver });
+      const message = await engine().receive({
+        ...input,
+        get signal() {
+          return context.signal;
+        },
+        deliver: context.deliver,
+      });
       touch(input.transaction);
       return message;
     },
-    receiveBatch: async (input, { signal, deliver, replyLimit }) => {
+    receiveBatch: async (input, context) => {
       touch(input.transaction);
+      const { deliver, replyLimit } = context;
       const messages = await engine().receiveBatch({
         ...input,
-        signal,
+        get signal() {
+          return context.signal;
+        },
         replyLimit,
         deliver: deliver && ((replies) => deliver({ messages: replies })),
       });
