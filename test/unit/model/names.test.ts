@@ -170,3 +170,27 @@ describe('message IDs (§1.2) and classes (§2.1)', () => {
     expect(Acknowledgment.FULL_RECEIVE).toBe(0x0e);
   });
 });
+
+describe('parsed names are kept', () => {
+  test('the same name parses to one frozen result, which nobody can change under another caller', () => {
+    const first = parseQueueName('.\\private$\\kept-orders');
+    expect(parseQueueName('.\\private$\\kept-orders')).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.computer) && Object.isFrozen(first.target)).toBe(true);
+    expect(() => {
+      (first as { journal: boolean }).journal = true;
+    }).toThrow(TypeError);
+    expect(parseQueueName('.\\private$\\kept-orders').journal).toBe(false);
+  });
+
+  test('a refused name is refused every time (failures are not kept)', () => {
+    for (let i = 0; i < 2; i++)
+      expect(() => parseQueueName('.\\private$\\bad;')).toThrow(
+        expect.objectContaining({ code: 'ILLEGAL_QUEUE_PATHNAME' }),
+      );
+  });
+
+  test('more names than are kept still parse right', () => {
+    for (let i = 0; i < 2_500; i++)
+      expect(parseQueueName(`.\\private$\\many-${i}`).target).toMatchObject({ name: `many-${i}` });
+  });
+});
