@@ -37,6 +37,24 @@ describe('many computers: configuration', () => {
     expect(beta.peerFingerprint).not.toBe(alpha.fingerprint);
   });
 
+  test('service restart prints the restarted service status, network part included; the peer listener and --routing stay', async () => {
+    for (const name of ['CFGALPHA', 'CFGBETA']) {
+      const computer = net.get(name);
+      const restarted = ok(await computer.svc.qk<QkStatus>('service', 'restart'));
+      const status = ok(await computer.svc.qk<QkStatus>('service', 'status'));
+      expect(restarted).toMatchObject({
+        peerAddress: computer.peerAddress,
+        peerFingerprint: computer.fingerprint,
+        routing: name === 'CFGBETA',
+      });
+      expect(status).toMatchObject({
+        peerAddress: restarted.peerAddress,
+        peerFingerprint: restarted.peerFingerprint,
+        routing: restarted.routing,
+      });
+    }
+  });
+
   test("the key is the owner's alone (0600) and the fingerprint is the certificate's SHA-256", async () => {
     const { svc, fingerprint } = net.get('CFGALPHA');
     const { statSync } = await import('node:fs');
