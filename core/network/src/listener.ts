@@ -7,6 +7,7 @@
  */
 import { createServer, type Server, type TLSSocket } from 'node:tls';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import type { StoredPeer } from '@qk/engine';
 import type { PeerCredentials } from './certificate.js';
 import { fingerprintOf } from './certificate.js';
@@ -104,13 +105,22 @@ export async function startListener(options: ListenerOptions): Promise<PeerListe
   });
   server.on('error', (error: Error) => options.log.error({ error: error.message }, 'peer listener error'));
   const bound = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    address: `${host}:${bound.port}`,
+    address: advertised(options.host, bound.port),
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The address other computers dial, as `qk peer add` takes it: the listen host, or — listening on every
+ * interface (0.0.0.0, ::), which no computer can dial — this computer's host name, as the service's url then
+ * names it.
+ */
+export function advertised(host: string, port: number): string {
+  const shown = host === '0.0.0.0' || host === '::' ? hostname().toLowerCase() : host;
+  return shown.includes(':') ? `[${shown}]:${port}` : `${shown}:${port}`;
 }
