@@ -165,6 +165,10 @@ describe('many computers: configuration', () => {
     const resumed = ok(await svc.qk<QkOutgoing>('outgoing', 'resume', formatName));
     expect(resumed).toMatchObject({ state: 'waiting', messageCount: 1 });
     failsWith(await svc.qk('outgoing', 'pause', '.\\private$\\local'), 'INVALID_PARAMETER');
+    // Nothing to resume: a destination never sent to and not held (exit 1, and no entry appears).
+    const never = 'DIRECT=OS:GAMMA\\private$\\never';
+    failsWith(await svc.qk('outgoing', 'resume', never), 'QUEUE_NOT_FOUND');
+    expect(await net.outgoing('CFGALPHA', never)).toBeUndefined();
   });
 
   test('service disconnect and connect: offline mode holds every outgoing queue, durably', async () => {
