@@ -37,7 +37,12 @@ async function computer(name: string): Promise<Computer> {
     warn: (_fields, text) => void warnings.push(text),
     error: () => undefined,
   };
-  const node = await NetworkNode.start({ dataDir: dir, engine: () => qm, peerListen: { host: '127.0.0.1', port: 0 }, log });
+  const node = await NetworkNode.start({
+    dataDir: dir,
+    engine: () => qm,
+    peerListen: { host: '127.0.0.1', port: 0 },
+    log,
+  });
   const c = { qm, node, dir, warnings };
   computers.push(c);
   return c;
