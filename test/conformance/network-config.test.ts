@@ -37,6 +37,24 @@ describe('many computers: configuration', () => {
     expect(beta.peerFingerprint).not.toBe(alpha.fingerprint);
   });
 
+  test('service restart prints the restarted service status, network part included; the peer listener and --routing stay', async () => {
+    for (const name of ['CFGALPHA', 'CFGBETA']) {
+      const computer = net.get(name);
+      const restarted = ok(await computer.svc.qk<QkStatus>('service', 'restart'));
+      const status = ok(await computer.svc.qk<QkStatus>('service', 'status'));
+      expect(restarted).toMatchObject({
+        peerAddress: computer.peerAddress,
+        peerFingerprint: computer.fingerprint,
+        routing: name === 'CFGBETA',
+      });
+      expect(status).toMatchObject({
+        peerAddress: restarted.peerAddress,
+        peerFingerprint: restarted.peerFingerprint,
+        routing: restarted.routing,
+      });
+    }
+  });
+
   test("the key is the owner's alone (0600) and the fingerprint is the certificate's SHA-256", async () => {
     const { svc, fingerprint } = net.get('CFGALPHA');
     const { statSync } = await import('node:fs');
@@ -147,6 +165,10 @@ describe('many computers: configuration', () => {
     const resumed = ok(await svc.qk<QkOutgoing>('outgoing', 'resume', formatName));
     expect(resumed).toMatchObject({ state: 'waiting', messageCount: 1 });
     failsWith(await svc.qk('outgoing', 'pause', '.\\private$\\local'), 'INVALID_PARAMETER');
+    // Nothing to resume: a destination never sent to and not held (exit 1, and no entry appears).
+    const never = 'DIRECT=OS:GAMMA\\private$\\never';
+    failsWith(await svc.qk('outgoing', 'resume', never), 'QUEUE_NOT_FOUND');
+    expect(await net.outgoing('CFGALPHA', never)).toBeUndefined();
   });
 
   test('service disconnect and connect: offline mode holds every outgoing queue, durably', async () => {

@@ -232,11 +232,16 @@ describe('many computers: delivery', () => {
       await waitFor(
         async () => {
           const peers = ok(await alpha.svc.qk<QkPeer[]>('peer', 'list'));
-          return peers[0]?.state === 'unreachable' || peers[0]?.state === 'refused' ? true : undefined;
+          // NDBETA tells NDALPHA it is refused (a bare close would read as unreachable).
+          return peers[0]?.state === 'refused' ? true : undefined;
         },
         'the session refused by NDBETA',
         10_000,
       );
+      expect(await outgoingOf(alpha, `DIRECT=OS:${orders.remote}`)).toMatchObject({
+        state: 'waiting',
+        lastError: expect.stringContaining('NDBETA refused this computer'),
+      });
       expect(await beta.q.messages(orders.local)).toEqual([]);
     } finally {
       await net.trustOneWay('NDBETA', 'NDALPHA');

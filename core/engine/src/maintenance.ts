@@ -30,6 +30,8 @@ export class Maintenance {
     private readonly settings: MaintenanceSettings,
     startMs: number,
     hasOpenCursor: (queueId: number) => boolean,
+    /** An outgoing queue on hold (paused) stays, empty or not: its hold shows in `qk outgoing list`. */
+    private readonly isHeld: (queue: QueueRecord) => boolean = () => false,
   ) {
     this.lastStoreCleanupMs = startMs;
     this.subqueues = new IdleSubqueues(hasOpenCursor);
@@ -75,13 +77,13 @@ export class Maintenance {
   }
 
   /**
-   * An outgoing queue exists while messages wait in it; once it is empty and has had no traffic for
-   * CleanupInterval it goes, as MSMQ tears down idle outgoing queues (reference §3.1).
+   * An outgoing queue exists while messages wait in it (or while it is paused); once it is empty and has had
+   * no traffic for CleanupInterval it goes, as MSMQ tears down idle outgoing queues (reference §3.1).
    */
   private removeIdleOutgoingQueues(nowMs: number): void {
     const { core } = this.ctx;
     const idle = core.registry.all().filter((q) => {
-      if (q.kind !== 'outgoing' || core.registry.usageOf(q.id).count > 0) return false;
+      if (q.kind !== 'outgoing' || core.registry.usageOf(q.id).count > 0 || this.isHeld(q)) return false;
       const last = this.outgoingActivity.get(q.id) ?? q.createdMs;
       return nowMs - last >= this.settings.outgoingIdleMs;
     });

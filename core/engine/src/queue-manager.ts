@@ -211,6 +211,7 @@ class QueueManager implements QueueManagerApi {
       },
       this.startedMs,
       (queueId) => this.appCursors.isOpenOn(queueId),
+      (queue) => this.networkConfig.isPaused(queue),
     );
     this.expiry = new Expiry(this.ctx, () => this.closed);
     this.reclaimer = new Reclaimer(this.ctx, () => this.closed);

@@ -9,6 +9,7 @@ import { makeDraft, type Draft } from './drafts.js';
 import { arrive } from './arrival.js';
 import { place } from './placement.js';
 import { copyHasRoom } from './quotas.js';
+import { qualify } from './network/transit.js';
 import type { PendingSend } from './transactions.js';
 
 /** R-D9: a per-application dead-letter queue is a local transactional queue, for a transactional message with DL. */
@@ -51,10 +52,29 @@ export function prepareSend(
     if (from.kind !== 'private' && from.kind !== 'public')
       throw new QkError('INVALID_PARAMETER', `--from must name an application queue of this computer.`);
   }
-  const destination = 'kind' in target && target.kind === 'remote' ? target.formatName : registry.pathOf(target);
-  const draft = makeDraft(props, destination, transactional, ctx.draftContext());
+  const remote = 'kind' in target && target.kind === 'remote';
+  const destination = remote ? target.formatName : registry.pathOf(target);
+  const draftContext = ctx.draftContext();
+  // CLI.md "Many computers": a `.` path (administration, response queue) names the sending computer and is
+  // resolved to its name when the message is sent — so the copies kept here (the outgoing queue, the source
+  // journal) show what the destination sees.
+  const sent = remote ? withSenderNamed(props, draftContext.computerName) : props;
+  const draft = makeDraft(sent, destination, transactional, draftContext);
   if (draft.deadLetterQueue !== null) checkApplicationDeadLetterQueue(ctx, draft);
   return { draft, target, from };
+}
+
+/** The send's administration and response queues with a leading `.` replaced by this computer's name. */
+function withSenderNamed(props: SendProperties, computer: string): SendProperties {
+  const named = (name: string | undefined): string | undefined =>
+    name === undefined || name === '' ? name : (qualify(name, computer) ?? undefined);
+  const adminQueue = named(props.adminQueue);
+  const responseQueue = named(props.responseQueue);
+  return {
+    ...props,
+    ...(adminQueue !== undefined ? { adminQueue } : {}),
+    ...(responseQueue !== undefined ? { responseQueue } : {}),
+  };
 }
 
 /** Delivers one prepared send. Runs inside a unit of work. */

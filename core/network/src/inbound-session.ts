@@ -128,3 +128,19 @@ export function inboundHandler(peer: StoredPeer, deps: InboundDeps, attachments 
     },
   };
 }
+
+/**
+ * The listener's answer to a caller it does not let in (its certificate is not trusted here): every call is
+ * refused with ACCESS_DENIED saying so, and nothing else happens on the connection. The caller sees the peer
+ * `refused` it, rather than a connection that merely closed.
+ */
+export function refusalHandler(self: string, fingerprint: string | null): PeerCallHandler {
+  const message =
+    fingerprint === null
+      ? `${self} accepts only callers that show a certificate.`
+      : `${self} does not trust this computer's certificate (${fingerprint}); trust it there with qk peer add.`;
+  return {
+    call: async () => ({ ok: false, error: { code: 'ACCESS_DENIED', message } }),
+    closed: () => undefined,
+  };
+}

@@ -10,7 +10,7 @@ import { QkError, type OutgoingQueueInfo, type PeerInfo, type PeerState, type Ro
 import { loadOrCreateCredentials, type PeerCredentials } from './certificate.js';
 import type { ChannelFactory } from './channel.js';
 import { Directory } from './directory.js';
-import { inboundHandler } from './inbound-session.js';
+import { inboundHandler, refusalHandler } from './inbound-session.js';
 import { startListener, type PeerListener } from './listener.js';
 import { stderrLog, type NetworkLog } from './log.js';
 import { OutboundSession } from './outbound-session.js';
@@ -95,6 +95,8 @@ export class NetworkNode {
         credentials,
         trusted: (fingerprint) => node.#directory.peerWithFingerprint(fingerprint),
         onConnection: (socket, peer) => node.#accept(socket, peer),
+        refuse: (socket, fingerprint) =>
+          node.#channels.serve(socket, refusalHandler(node.#selfName(engine.name), fingerprint), node.#log),
         log: node.#log,
       });
     }
@@ -498,6 +500,15 @@ export class NetworkNode {
 
   #port(): NetworkPort {
     return this.#options.engine().networkPort;
+  }
+
+  /** This computer's name, also while its queue manager restarts (`known`: the name it had). */
+  #selfName(known: string): string {
+    try {
+      return this.#options.engine().name;
+    } catch {
+      return known;
+    }
   }
 
   #self(): ComputerRef {

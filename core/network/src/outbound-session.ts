@@ -173,10 +173,17 @@ export class OutboundSession {
     const hello = await this.#hello(channel);
     if (this.#channel !== channel) return;
     if (!hello.ok) {
-      const refused = hello.error.code === 'ACCESS_DENIED' || hello.error.code === 'INVALID_PARAMETER';
-      this.#deps.log.warn({ peer: peer.name, code: hello.error.code, error: hello.error.message }, 'peer hello failed');
+      // ACCESS_DENIED: the peer does not let this computer in (its certificate is not trusted there, or it is
+      // trusted under another name) — docs/network.md "Sessions".
+      const denied = hello.error.code === 'ACCESS_DENIED';
+      const refused = denied || hello.error.code === 'INVALID_PARAMETER';
+      this.#deps.log.warn(
+        { peer: peer.name, code: hello.error.code, error: hello.error.message },
+        denied ? 'peer refused this computer' : 'peer hello failed',
+      );
       this.#forget(channel);
-      return this.#failed(`${peer.name} answered: ${hello.error.message}`, refused ? 'refused' : 'unreachable');
+      const said = denied ? 'refused this computer' : 'answered';
+      return this.#failed(`${peer.name} ${said}: ${hello.error.message}`, refused ? 'refused' : 'unreachable');
     }
     const answer = peerLinkOperations.peerHello.output.safeParse(hello.value);
     if (!answer.success || answer.data.name.toLowerCase() !== peer.name.toLowerCase()) {

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '@qk/api';
@@ -62,6 +63,8 @@ describe('qk command line (no service needed)', () => {
       ['--json', 'message', 'delete', '.\\private$\\q', 'first'],
       ['--json', '--service', 'http://127.0.0.1:1', 'queue', 'list'],
       ['--json', 'service', 'start', '--listen', 'nowhere'],
+      // A routing server that accepts no deliveries relays nothing.
+      ['--json', 'service', 'start', '--routing'],
       ['--json', 'queue'],
     ]) {
       const run = await qk(args);
@@ -281,6 +284,29 @@ describe('qk service start', () => {
       await client.close();
       expect(await finished).toBe(0);
       expect(stdout.trim().split('\n')).toHaveLength(1);
+    } finally {
+      cleanup();
+    }
+  });
+  it('--peer-listen on every interface shows an address others can dial: the host name, with the port', async () => {
+    const { dir, cleanup } = tempDataDir('qk-cli-');
+    let stdout = '';
+    const { runCli } = await import('../../../core/cli/src/run-cli.js');
+    const { serviceStarter } = await import('../../../bin/service-starter.js');
+    try {
+      const finished = runCli(
+        ['service', 'start', '--data', dir, '--name', 'WILDCARD', '--peer-listen', '0.0.0.0:0', '--routing', '--json'],
+        { stdout: (t) => void (stdout += t), stderr: () => undefined, env: {}, serviceStarter },
+      );
+      await expect.poll(() => stdout.includes('\n'), { timeout: 10_000 }).toBe(true);
+      const ready = JSON.parse(stdout) as { peerAddress: string };
+      const host = hostname().toLowerCase();
+      expect(ready.peerAddress).toMatch(new RegExp(`^${host.replace(/[.]/g, '\\.')}:[1-9]\\d*$`));
+      const client = await QkClient.fromDataDir(dir);
+      expect(await client.serviceStatus({})).toMatchObject({ peerAddress: ready.peerAddress, routing: true });
+      await client.serviceStop({});
+      await client.close();
+      expect(await finished).toBe(0);
     } finally {
       cleanup();
     }

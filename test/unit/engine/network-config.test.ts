@@ -111,6 +111,13 @@ describe('network configuration', () => {
     );
   });
 
+  test('outgoing queues: resuming one that is not there (never used, not held) is QUEUE_NOT_FOUND and adds none', () => {
+    expect(() => h.qm.networkConfig.setOutgoingPaused('DIRECT=OS:GAMMA\\private$\\x', false)).toThrow(
+      expect.objectContaining({ code: 'QUEUE_NOT_FOUND' }),
+    );
+    expect(h.qm.networkConfig.outgoingQueues()).toEqual([]);
+  });
+
   test('offline mode is durable', async () => {
     expect(h.qm.networkConfig.offline()).toBe(false);
     h.qm.networkConfig.setOffline(true);

@@ -69,6 +69,16 @@ describe('§5 settings an administrator expects, with MSMQ defaults', () => {
     expect(events).toEqual([outgoing?.path]);
   });
 
+  test('CleanupInterval: an empty outgoing queue on hold stays while held (its hold shows), and goes once resumed', () => {
+    const formatName = 'DIRECT=OS:FARAWAY\\private$\\held';
+    h.qm.networkConfig.setOutgoingPaused(formatName, true);
+    h.clock.advance(500_000);
+    expect(h.qm.networkConfig.outgoingQueues()).toEqual([expect.objectContaining({ formatName, paused: true })]);
+    h.qm.networkConfig.setOutgoingPaused(formatName, false);
+    h.clock.advance(121_000);
+    expect(h.qm.networkConfig.outgoingQueues()).toEqual([]);
+  });
+
   test('MessageCleanupInterval: the store gives back the space of its write-ahead log', async () => {
     h.qm.setSetting('MessageCleanupInterval', 60_000);
     await h.reopen();

@@ -135,7 +135,9 @@ export class NetworkConfig implements NetworkConfigApi {
 
   /** MSMQ's Pause and Resume: the messages stay; nothing is sent while held. Durable across restarts. */
   setOutgoingPaused(name: string, paused: boolean): OutgoingQueueRecord {
-    const queue = this.resolveOutgoing(name);
+    // A hold may be set before the first message (the queue appears, onHold, and stays while held); only an
+    // outgoing queue there is, or a hold, can be resumed.
+    const queue = this.resolveOutgoing(name, { existing: !paused });
     this.runNow(() => this.core.store.network.setOutgoingPaused(queue.nameKey, paused));
     if (paused) this.paused.add(queue.nameKey);
     else this.paused.delete(queue.nameKey);
@@ -170,7 +172,11 @@ export class NetworkConfig implements NetworkConfigApi {
   }
 
   /** The outgoing queue a name denotes; MSMQ lets an administrator hold one before it has messages. */
-  private resolveOutgoing(name: string): QueueRecord {
+  /**
+   * The outgoing queue for a destination, made empty when new — or, with `existing`, QUEUE_NOT_FOUND unless it
+   * is there or a hold of it is.
+   */
+  private resolveOutgoing(name: string, options: { existing?: boolean } = {}): QueueRecord {
     const ref = parseQueueName(name);
     if (this.core.registry.isLocal(ref.computer)) {
       throw new QkError(
@@ -179,10 +185,14 @@ export class NetworkConfig implements NetworkConfigApi {
       );
     }
     const target = this.core.registry.remoteTarget(ref, name);
-    return (
-      this.core.registry.byKey('outgoing', target.key) ??
-      this.runNow(() => this.core.outgoingQueue(target.formatName, target.key))
-    );
+    const found = this.core.registry.byKey('outgoing', target.key);
+    if (found) return found;
+    if (options.existing && !this.paused.has(target.key))
+      throw new QkError(
+        'QUEUE_NOT_FOUND',
+        `This computer has no outgoing queue for '${name}': one appears when a message is sent there (qk outgoing list shows them).`,
+      );
+    return this.runNow(() => this.core.outgoingQueue(target.formatName, target.key));
   }
 }
 

@@ -80,7 +80,11 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
   };
   return {
     serviceStatus: async () => status(),
-    serviceRestart: async () => host.restart(),
+    // The restarted queue manager's status with the network's part (the network and its flags outlive a restart).
+    serviceRestart: async () => {
+      await host.restart();
+      return status();
+    },
     // ServiceHost.call asks its host to stop once this reply is on its way (see requestStop).
     serviceStop: async () => ({}),
 
