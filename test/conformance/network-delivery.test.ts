@@ -199,7 +199,7 @@ describe('many computers: delivery', () => {
     );
   });
 
-  test('R-D2 a transactional message whose time-to-be-received runs out at the destination is dead-lettered on the source, not the destination', async () => {
+  test('R-D2 R-X8 a transactional message whose time-to-be-received runs out at the destination is dead-lettered on the source after XactDelayReceiveNack, not on the destination', async () => {
     const orders = await queueOn(beta, 'xactexp', '--transactional');
     const id = await alpha.q.send(
       orders.remote,
@@ -211,6 +211,7 @@ describe('many computers: delivery', () => {
       '--journal',
       'deadletter',
     );
+    const sentAt = Date.now();
     await messagesEventually(beta, orders.local, 1, 'the transactional message');
     const [dead] = await waitFor(
       async () => {
@@ -218,10 +219,79 @@ describe('many computers: delivery', () => {
         return copies.length > 0 ? copies : undefined;
       },
       'the dead letter on the source',
-      15_000,
+      25_000,
     );
+    // TTBR (5 s) + XactDelayReceiveNack (absent: the smaller timer, 5 s), not at the NACK's arrival (~5 s).
+    expect(Date.now()).toBeGreaterThanOrEqual(sentAt + 9_000);
     expect(dead).toMatchObject({ class: 'NACK_RECEIVE_TIMEOUT', transactional: true });
     expect(await beta.q.copiesOf('.\\XACTDEADLETTER$', id)).toEqual([]);
+  });
+
+  test('R-A5 R-A11 a route through a computer that is not a routing server: exactly one NACK (NACK_BAD_DST_Q) per message, one dead letter on the source (R-D1)', async () => {
+    ok(await alpha.svc.qk('route', 'set', 'NDRELAY2', 'NDBETA'));
+    try {
+      for (const level of ['nack-reach-queue', 'full-receive']) {
+        const admin = `.\\private$\\${uniqueName('admin')}`;
+        await alpha.q.createQueue(admin);
+        const id = await alpha.q.send(
+          `NDRELAY2\\private$\\${uniqueName('x')}`,
+          ...['--body', 'refused', '--recoverable', '--journal', 'deadletter', '--ack', level, '--admin-queue', admin],
+        );
+        await messagesEventually(alpha, admin, 1, `the NACK (${level})`);
+        await new Promise((r) => setTimeout(r, 1_500)); // a second NACK came 1 ms after the first
+        const nacks = await alpha.q.messages(admin);
+        expect(nacks.map((m) => [m.class, m.classCode, m.correlationId])).toEqual([['NACK_BAD_DST_Q', 0x8000, id]]);
+        expect((await alpha.q.copiesOf('.\\DEADLETTER$', id)).map((m) => m.class)).toEqual(['NACK_BAD_DST_Q']);
+        expect(await beta.q.copiesOf('.\\DEADLETTER$', id)).toEqual([]);
+      }
+    } finally {
+      ok(await alpha.svc.qk('route', 'remove', 'NDRELAY2'));
+    }
+  });
+
+  test('R-X5 TTRQ 0 to a connected outgoing queue: its one attempt reaches the destination, which keeps it (no NACK, no dead letter)', async () => {
+    const orders = await queueOn(beta, 'ttrq0');
+    const admin = `.\\private$\\${uniqueName('admin')}`;
+    await alpha.q.createQueue(admin);
+    // The outgoing queue is connected: a first message has gone through it.
+    await alpha.q.send(orders.remote, '--body', 'first', '--recoverable');
+    await messagesEventually(beta, orders.local, 1, 'the first message');
+    const id = await alpha.q.send(
+      orders.remote,
+      ...['--body', 'now', '--ttrq', '0', '--recoverable', '--journal', 'deadletter', '--ack', 'full-reach-queue'],
+      ...['--admin-queue', admin],
+    );
+    const got = await messagesEventually(beta, orders.local, 2, 'the TTRQ-0 message at BETA');
+    expect(got.map((m) => m.id)).toContain(id);
+    const [ack] = await messagesEventually(alpha, admin, 1, 'ACK_REACH_QUEUE');
+    expect(ack).toMatchObject({ class: 'ACK_REACH_QUEUE', correlationId: id });
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await alpha.q.messages(admin)).map((m) => m.class)).toEqual(['ACK_REACH_QUEUE']);
+    expect(await beta.q.copiesOf('.\\DEADLETTER$', id)).toEqual([]);
+    expect(await alpha.q.copiesOf('.\\DEADLETTER$', id)).toEqual([]);
+    expect((await beta.q.messages(orders.local)).map((m) => m.id)).toContain(id);
+  });
+
+  test('R-X5 R-X6 TTRQ 0 to an outgoing queue on hold: no attempt can be made, it expires on the source with NACK_REACH_QUEUE_TIMEOUT and a dead letter there', async () => {
+    const orders = await queueOn(beta, 'ttrq0held');
+    const formatName = `DIRECT=OS:${orders.remote}`;
+    const admin = `.\\private$\\${uniqueName('admin')}`;
+    await alpha.q.createQueue(admin);
+    ok(await alpha.svc.qk('outgoing', 'pause', formatName));
+    try {
+      const id = await alpha.q.send(
+        orders.remote,
+        ...['--body', 'held', '--ttrq', '0', '--recoverable', '--journal', 'deadletter', '--ack', 'full-reach-queue'],
+        ...['--admin-queue', admin],
+      );
+      const [nack] = await messagesEventually(alpha, admin, 1, 'NACK_REACH_QUEUE_TIMEOUT');
+      expect(nack).toMatchObject({ class: 'NACK_REACH_QUEUE_TIMEOUT', correlationId: id });
+      expect((await alpha.q.copiesOf('.\\DEADLETTER$', id)).map((m) => m.class)).toEqual(['NACK_REACH_QUEUE_TIMEOUT']);
+    } finally {
+      ok(await alpha.svc.qk('outgoing', 'resume', formatName));
+    }
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await beta.q.messages(orders.local)).toEqual([]);
   });
 
   test('trust is per pair and both ways: a peer that does not trust the sender refuses it; a wrong fingerprint is refused', async () => {

@@ -101,4 +101,27 @@ describe('many computers: the final confirmation of transactional messages', () 
     await sleep(4_000);
     expect(await alpha.q.copiesOf('.\\XACTDEADLETTER$', id)).toHaveLength(1);
   });
+
+  test('R-X8 R-D2 after a negative final confirmation (the queue was purged at the destination) the source waits XactDelayReceiveNack before it dead-letters, with that class', async () => {
+    const queue = uniqueName('purged');
+    await beta.q.createQueue(`.\\private$\\${queue}`, '--transactional');
+    const { id } = await sendAccepted(queue);
+    const purgedAt = Date.now();
+    expect(await beta.q.purge(`.\\private$\\${queue}`)).toBe(1);
+    // NACK_Q_PURGED reaches ALPHA within a second or so; the dead letter waits the delay after it.
+    await sleep(4_000);
+    if (Date.now() < purgedAt + DELAY_S * 1000) expect(await alpha.q.copiesOf('.\\XACTDEADLETTER$', id)).toEqual([]);
+    const [dead] = await waitFor(
+      async () => {
+        const copies = await alpha.q.copiesOf('.\\XACTDEADLETTER$', id);
+        return copies.length > 0 ? copies : undefined;
+      },
+      'the dead letter on the source after XactDelayReceiveNack',
+      30_000,
+    );
+    expect(Date.now()).toBeGreaterThanOrEqual(purgedAt + DELAY_S * 1000);
+    // Before time-to-be-received plus the delay: the negative confirmation, not the in-doubt case, made it.
+    expect(dead).toMatchObject({ class: 'NACK_Q_PURGED', transactional: true });
+    expect(await beta.q.copiesOf('.\\XACTDEADLETTER$', id)).toEqual([]);
+  });
 });

@@ -19,8 +19,13 @@ import { oweFinal } from './network/owed.js';
 const isDestinationQueue = (q: { kind: QueueKind }): boolean =>
   q.kind === 'private' || q.kind === 'public' || q.kind === 'subqueue';
 
-/** Removes one message for `reason`, with every consequence MSMQ attaches to that reason. */
-export function removeMessage(core: Core, message: StoredMessage, reason: MessageRemovalReason): void {
+/**
+ * Removes one message for `reason`, with every consequence MSMQ attaches to that reason — unless `owed` is
+ * false: a message this computer has just failed, whose NACK and dead letter the caller made (a refusal by the
+ * next hop, a failure reported by a routing server), leaves owing nothing more (R-A5, R-A11: one NACK per
+ * failure).
+ */
+export function removeMessage(core: Core, message: StoredMessage, reason: MessageRemovalReason, owed = true): void {
   const queue = core.registry.get(message.queueId);
   if (!queue) return;
   const path = core.registry.pathOf(queue);
@@ -38,7 +43,7 @@ export function removeMessage(core: Core, message: StoredMessage, reason: Messag
       oweFinal(core, message, MessageClass.ACK_RECEIVE);
   } else {
     unplace(core, message);
-    if (ready) owe(core, message, queue.kind, reason);
+    if (ready && owed) owe(core, message, queue.kind, reason);
   }
   const emitted = retains ? 'retained' : reason;
   core.effects.afterCommit(() =>

@@ -126,6 +126,10 @@ describe('transactional messages between computers', () => {
     expect(beta.qm.showQueue('.\\private$\\orders').messageCount).toBe(0);
     expect(classOf(beta.qm, '.\\XACTDEADLETTER$')).toEqual([]); // never on the destination
     expect(await lab().control('BETA', 'ALPHA')).toBe(1);
+    // R-X8: after XactDelayReceiveNack (network-fates.test.ts times it).
+    lab().clock.advance(5_000);
+    await settle();
+    await settle();
     expect(classOf(alpha.qm, '.\\XACTDEADLETTER$')).toEqual(['NACK_RECEIVE_TIMEOUT']);
   });
 

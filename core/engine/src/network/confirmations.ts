@@ -1,10 +1,10 @@
 /**
  * What computers owe each other about transactional messages (docs/network.md): the destination's sequence
  * acknowledgments and final confirmations, sent store-and-forward as control items; and the source's sent
- * records, from which it dead-letters into its own XACTDEADLETTER$ on a negative final confirmation or when
- * none came in time (R-D2, R-A9).
+ * records, from which it dead-letters into its own XACTDEADLETTER$ after a negative final confirmation or when
+ * none came in time (R-D2, R-A9, R-X8).
  */
-import { Limits, MessageClass } from '@qk/model';
+import { isReceiveClass, Limits, MessageClass } from '@qk/model';
 import type { StoredMessage } from '@qk/store';
 import type { Core } from '../core.js';
 import { timerDeadlines, type Draft } from '../drafts.js';
@@ -16,30 +16,49 @@ import type { ControlItem, PendingControl } from './port-types.js';
 
 /**
  * Keeps a transactional message the destination accepted until its final confirmation (R-D2). Without one,
- * it is dead-lettered once its time-to-be-received ran out plus XactDelayReceiveNack, whose default is the
- * smaller of its timers (R-A9, §5); with unlimited time-to-be-received it waits for the confirmation.
+ * it is dead-lettered once its time-to-be-received ran out plus XactDelayReceiveNack (R-A9); with unlimited
+ * time-to-be-received it waits for the confirmation.
  */
 export function recordSent(core: Core, message: StoredMessage, destKey: string): void {
   const { receiveBy } = timerDeadlines(message);
-  let finalByMs: number | null = null;
-  if (receiveBy !== Infinity && message.ttbr !== null) {
-    const ttrqS = message.ttrq >= Limits.LONG_LIVED ? Infinity : message.ttrq;
-    const configured = core.settings.getNullable('XactDelayReceiveNack');
-    finalByMs = receiveBy + (configured ?? Math.min(message.ttbr, ttrqS)) * 1000;
-  }
+  const finalByMs = receiveBy === Infinity ? null : receiveBy + receiveNackDelayMs(core, message);
   const record = JSON.stringify({ ...draftOf(message), body: message.body.toString('base64') });
   core.store.delivery.putSent({ msgId: message.msgId, destKey, finalByMs, record });
 }
 
-function parseRecord(text: string): Draft {
-  const raw = JSON.parse(text) as Draft & { body: string };
-  return { ...raw, body: Buffer.from(raw.body, 'base64') };
+/**
+ * XactDelayReceiveNack in milliseconds: the setting, or when it is absent the smaller of the message's timers
+ * (§5). A message with neither timer limited has no default delay (0).
+ */
+function receiveNackDelayMs(core: Core, message: Pick<Draft, 'ttrq' | 'ttbr'>): number {
+  const configured = core.settings.getNullable('XactDelayReceiveNack');
+  if (configured !== null) return configured * 1000;
+  const ttrqS = message.ttrq >= Limits.LONG_LIVED ? Infinity : message.ttrq;
+  const smaller = Math.min(message.ttbr ?? Infinity, ttrqS);
+  return smaller === Infinity ? 0 : smaller * 1000;
+}
+
+/** A sent record as stored: the message's draft, and the class of a negative confirmation that came for it. */
+interface SentText {
+  draft: Draft;
+  /** Set once a negative final confirmation came: the class its dead letter gets when the delay is over. */
+  failedClass: number | null;
+}
+
+function parseRecord(text: string): SentText {
+  const { failedClass, ...raw } = JSON.parse(text) as Draft & { body: string; failedClass?: number };
+  return { draft: { ...raw, body: Buffer.from(raw.body, 'base64') }, failedClass: failedClass ?? null };
 }
 
 /**
- * The final confirmation of a sent message: positive drops the record; negative dead-letters it here. A
- * negative one for a message still waiting in an outgoing queue (a routing server could not pass it on) fails
- * it there at once.
+ * The final confirmation of a sent message: positive drops the record, whenever it comes while the record is
+ * kept (R-A9: a late positive one cancels the dead letter). A negative one of a receive class (0xC000–0xC004:
+ * the message reached its queue and left it unreceived, R-X8) dead-letters it here after XactDelayReceiveNack
+ * — counted from when its time-to-be-received ran out if that is later (R-A9's "TTBR + delay"), so never past
+ * the record's own deadline — unless a positive one comes meanwhile; the record keeps the class meanwhile. A
+ * negative one of an arrival class (it never reached its queue: no receive can follow) dead-letters it at once.
+ * A negative one for a message still waiting in an outgoing queue (a routing server could not pass it on)
+ * fails it there at once.
  */
 function applyFinal(core: Core, messageId: string, classCode: number, handlers: ControlHandlers): void {
   const sent = core.store.delivery.sent(messageId);
@@ -47,8 +66,21 @@ function applyFinal(core: Core, messageId: string, classCode: number, handlers: 
     if (classCode !== MessageClass.ACK_RECEIVE) handlers.failInTransit(messageId, classCode);
     return; // otherwise confirmed twice, or dead-lettered already as in doubt
   }
-  core.store.delivery.removeSent(messageId);
-  if (classCode !== MessageClass.ACK_RECEIVE) deadLetter(core, parseRecord(sent.record), classCode);
+  if (classCode === MessageClass.ACK_RECEIVE) {
+    core.store.delivery.removeSent(messageId);
+    return;
+  }
+  const { draft, failedClass } = parseRecord(sent.record);
+  if (failedClass !== null) return; // a second negative one: the first one's dead letter is already due
+  if (!isReceiveClass(classCode)) {
+    core.store.delivery.removeSent(messageId);
+    deadLetter(core, draft, classCode);
+    return;
+  }
+  const delayed = core.clock.now() + receiveNackDelayMs(core, draft);
+  const finalByMs = sent.finalByMs === null ? delayed : Math.min(sent.finalByMs, delayed);
+  const record = JSON.stringify({ ...(JSON.parse(sent.record) as object), failedClass: classCode });
+  core.store.delivery.putSent({ msgId: sent.msgId, destKey: sent.destKey, finalByMs, record });
 }
 
 /** What applying control items needs from the outbound side. */
@@ -59,12 +91,16 @@ export interface ControlHandlers {
   failInTransit(messageId: string, classCode: number): void;
 }
 
-/** Sent records whose final confirmation is overdue are dead-lettered as in doubt (R-D2, R-A9). Returns how many. */
+/**
+ * Sent records whose time is up are dead-lettered (R-D2): as in doubt (R-A9) when no final confirmation came,
+ * else with the class of the negative one that came (R-X8). Returns how many.
+ */
 export function expireSent(core: Core, nowMs: number, limit: number): number {
   const due = core.store.delivery.sentDue(nowMs, limit);
   for (const sent of due) {
     core.store.delivery.removeSent(sent.msgId);
-    deadLetter(core, parseRecord(sent.record), MessageClass.NACK_RECEIVE_TIMEOUT);
+    const { draft, failedClass } = parseRecord(sent.record);
+    deadLetter(core, draft, failedClass ?? MessageClass.NACK_RECEIVE_TIMEOUT);
   }
   return due.length;
 }

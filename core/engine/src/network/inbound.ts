@@ -148,6 +148,21 @@ function duplicateKeys(): (m: TransitMessage) => string {
   };
 }
 
+/** Whether a message arrived with no time-to-reach-queue left (R-X2: counted on the computer that sent it). */
+const noTimeLeft = (m: TransitMessage): boolean => m.reachQueueWithinMs !== null && m.reachQueueWithinMs <= 0;
+
+/**
+ * Whether a message for a queue of this computer ran out of time-to-reach-queue before it got here (R-X6).
+ * One that reached this queue manager has met its time-to-reach-queue (R-X1) — as a local arrival with none
+ * left (R-X5) — if it still had time when the computer before handed it over: a sender expires what ran out
+ * waiting to leave, so none left at hand-over means it ran out there, on the way. Except a message sent with a
+ * time-to-reach-queue of 0 straight from its source (no hop between): that is its one attempt, and it
+ * succeeded (R-X5). Through a routing server such a message ends there (`relay`).
+ */
+function ranOutOnTheWay(m: TransitMessage): boolean {
+  return noTimeLeft(m) && !(m.ttrq === 0 && m.hops === 0);
+}
+
 /** Places one message (without a sequence) in its queue here; runs in a unit of work. */
 function placeHere(core: Core, ref: QueueRef, draft: Draft, m: TransitMessage): DeliveryOutcome {
   const queue = destinationQueue(core, ref);
@@ -155,7 +170,7 @@ function placeHere(core: Core, ref: QueueRef, draft: Draft, m: TransitMessage): 
     failDelivery(core, draft, MessageClass.NACK_BAD_DST_Q); // R-A5, R-D1: on the computer that failed
     return stored;
   }
-  if (m.reachQueueWithinMs !== null && m.reachQueueWithinMs <= 0) {
+  if (ranOutOnTheWay(m)) {
     failDelivery(core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT); // R-X6: it ran out on the way
     return stored;
   }
@@ -279,8 +294,7 @@ function deliverSequenced(
       }
       const draft = draftFromTransit(m, now);
       if (!queue) failDelivery(core, draft, MessageClass.NACK_BAD_DST_Q);
-      else if (m.reachQueueWithinMs !== null && m.reachQueueWithinMs <= 0)
-        failDelivery(core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT);
+      else if (ranOutOnTheWay(m)) failDelivery(core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT);
       else {
         const result = arrive(core, draft, queue, 'network');
         if (!result.placed && result.failureClass === null) {
@@ -319,6 +333,12 @@ function relay(deps: InboundDeps, items: readonly Item[], routing: boolean): Pro
       // R-H1: the next hop would be one more than MSMQ's fixed limit of 15.
       if (made + 1 > Limits.MAX_HOPS) {
         failDelivery(core, draft, MessageClass.NACK_HOP_COUNT_EXCEEDED);
+        return stored;
+      }
+      // R-X6: no time left to reach its queue manager, which is not this one — a message sent with a
+      // time-to-reach-queue of 0 included: its one attempt (R-X5) reached a routing server, not its destination.
+      if (noTimeLeft(m)) {
+        failDelivery(core, draft, MessageClass.NACK_REACH_QUEUE_TIMEOUT);
         return stored;
       }
       let target;

@@ -11,6 +11,7 @@ import type { Claims } from '../claims.js';
 import type { ReceiveCursors } from '../receive-cursors.js';
 import { deadLetter, failDelivery } from '../acknowledgments.js';
 import { copyHasRoom } from '../quotas.js';
+import { timerDeadlines } from '../drafts.js';
 import { draftOf, place } from '../placement.js';
 import { removeForwarded, removeMessage } from '../removal.js';
 import { recordSent } from './confirmations.js';
@@ -279,8 +280,8 @@ export class Outbound {
           held.messages.forEach((m, i) => {
             const outcome = outcomes[i] ?? { outcome: 'retry', reason: 'no answer' };
             const inSequence = sequenced(m, i);
-            const leave = (reason: MessageRemovalReason): void =>
-              this.#leave(m, reason, held.inTransit.has(m.lookupId));
+            const leave = (reason: MessageRemovalReason, owed = true): void =>
+              this.#leave(m, reason, held.inTransit.has(m.lookupId), owed);
             switch (outcome.outcome) {
               case 'accepted':
                 this.#confirm(m, leave);
@@ -302,9 +303,10 @@ export class Outbound {
                 done.push(m);
                 return;
               case 'refused':
-                // R-D1: the computer that could not deliver dead-letters it (and sends the NACK).
+                // R-D1: the computer that could not deliver dead-letters it (and sends the NACK) — once: its
+                // removal owes nothing more (not the NACK_PURGED of an administrator's delete, R-A5, R-A11).
                 failDelivery(core, m, outcome.classCode);
-                leave('deleted');
+                leave('deleted', false);
                 done.push(m);
                 return;
               case 'retry':
@@ -314,7 +316,7 @@ export class Outbound {
         },
       );
     } finally {
-      this.#let(held.messages, done);
+      this.#let(held.messages, done, sent);
     }
     const now = core.clock.now();
     for (const m of sent) {
@@ -366,7 +368,7 @@ export class Outbound {
       if (queue?.kind !== 'outgoing' || m.sourceMachineId !== core.identity.id || claims.has(m.lookupId)) continue;
       // The computer that failed it sent the NACK; the source keeps the dead letter (R-D2).
       deadLetter(core, m, classCode === MessageClass.ACK_RECEIVE ? MessageClass.NACK_BAD_DST_Q : classCode);
-      this.#leave(m, 'deleted');
+      this.#leave(m, 'deleted', true, false); // that dead letter is all it owes (no NACK_PURGED, no second copy)
     }
   }
 
@@ -439,15 +441,24 @@ export class Outbound {
     recordSent(core, m, queue?.nameKey ?? m.destQueue.toLowerCase());
   }
 
-  #leave(m: StoredMessage, reason: MessageRemovalReason, inTransit = true): void {
-    removeMessage(this.#deps.core, m, reason);
+  #leave(m: StoredMessage, reason: MessageRemovalReason, inTransit = true, owed = true): void {
+    removeMessage(this.#deps.core, m, reason, owed);
     if (inTransit) this.#deps.core.store.delivery.removeTransit(m.table, [m.lookupId]);
     const id = m.lookupId;
     if (this.#unconfirmed.has(id)) this.#deps.core.effects.afterCommit(() => this.#unconfirmed.delete(id));
   }
 
-  /** Ends the claims; a purge or deletion that came meanwhile removes what is still there (R-P2). */
-  #let(messages: readonly StoredMessage[], done: readonly StoredMessage[]): void {
+  /**
+   * Ends the claims; a purge or deletion that came meanwhile removes what is still there (R-P2). A message that
+   * goes back but whose time ran out is expired now rather than offered to another lease (R-X5, R-X6): a
+   * time-to-reach-queue of 0 gets one attempt, and this was it. `awaiting` went back only to wait for their
+   * destination's confirmation (stored by a routing server): they stay.
+   */
+  #let(
+    messages: readonly StoredMessage[],
+    done: readonly StoredMessage[],
+    awaiting: readonly StoredMessage[] = [],
+  ): void {
     const { core, claims, cursors } = this.#deps;
     if (done.length === messages.length) {
       // The usual end of a lease: every message left, so none goes back and no removal is owed.
@@ -456,8 +467,15 @@ export class Outbound {
       return;
     }
     const gone = new Set(done.map((m) => m.lookupId));
+    const stay = new Set(awaiting.map((m) => m.lookupId));
+    const now = core.clock.now();
     const owed: { message: StoredMessage; reason: MessageRemovalReason }[] = [];
+    const expiring: StoredMessage[] = [];
     for (const m of messages) {
+      if (!gone.has(m.lookupId) && !stay.has(m.lookupId) && outOfTime(m, now)) {
+        expiring.push(m); // still claimed, so no lease takes it before its removal commits
+        continue;
+      }
       const reason = claims.release(m.lookupId);
       if (reason && !gone.has(m.lookupId)) owed.push({ message: m, reason });
       else if (!gone.has(m.lookupId)) {
@@ -467,6 +485,7 @@ export class Outbound {
       }
     }
     for (const queueId of new Set(messages.map((m) => m.queueId))) cursors.settled(queueId);
+    if (expiring.length > 0) this.#expire(expiring);
     if (owed.length === 0) return;
     void this.#deps
       .execute(
@@ -480,12 +499,41 @@ export class Outbound {
       )
       .catch(() => undefined);
   }
+
+  /**
+   * Expires claimed messages that came back from a lease with no time left (R-X6; for a time-to-reach-queue
+   * of 0, R-X5's one attempt), as the expiry pass would, then ends their claims. Should the removal fail,
+   * the expiry pass takes them on its next tick.
+   */
+  #expire(messages: readonly StoredMessage[]): void {
+    const { core, claims } = this.#deps;
+    void this.#deps
+      .execute(
+        messages.some((m) => m.table === 'main'),
+        () => {
+          for (const m of messages) {
+            const current = core.store.messages.get(m.lookupId);
+            if (current) removeMessage(core, current, 'expired');
+          }
+        },
+      )
+      .catch(() => undefined)
+      .finally(() => {
+        for (const m of messages) claims.release(m.lookupId);
+      });
+  }
 }
 
 /** A copy in the computer journal, where the source keeps what it sent (R-J1, R-J4; dropped when full, R-J5). */
 function journalCopy(core: Core, m: StoredMessage): void {
   const journal = core.registry.system('JOURNAL');
   if (copyHasRoom(core, journal, m.size)) place(core, draftOf(m), journal);
+}
+
+/** Whether a message waiting to leave has run out of time: either timer, as its expiry in the queue (arrival.ts). */
+function outOfTime(m: StoredMessage, nowMs: number): boolean {
+  const { reachQueueBy, receiveBy } = timerDeadlines(m);
+  return Math.min(reachQueueBy, receiveBy) <= nowMs;
 }
 
 function destinationOf(formatName: string): string {
