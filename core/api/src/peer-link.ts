@@ -40,6 +40,12 @@ export const wireSequenceSchema = z.object({
   number: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   /** Messages of one transaction share a group and are released together (R-E2); null = alone. */
   group: z.string().max(64).nullable(),
+  /**
+   * The previous number (R-E3): the greatest number below this one the source may still deliver, or one the
+   * destination has; the numbers between were abandoned at the source (expired, purged). Absent: `number - 1`.
+   * Optional, so a peer from before it still reads the sequence (its schema drops the field).
+   */
+  previous: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
 });
 
 /** A message as one hop hands it to the next. */
@@ -257,14 +263,18 @@ const SEQUENCE_KEYS = Object.keys(wireSequenceSchema.shape).length;
 
 function plainSequence(v: unknown): boolean {
   if (v === null) return true;
-  if (!isObject(v) || Object.keys(v).length !== SEQUENCE_KEYS) return false;
+  if (!isObject(v)) return false;
+  // `previous` is optional: with it every key, without it one fewer.
+  const withPrevious = Object.hasOwn(v, 'previous');
+  if (Object.keys(v).length !== (withPrevious ? SEQUENCE_KEYS : SEQUENCE_KEYS - 1)) return false;
   const stream = v['stream'];
   return (
     typeof stream === 'string' &&
     stream.length >= 1 &&
     stream.length <= 64 &&
     whole(v['number'], 1, Number.MAX_SAFE_INTEGER) &&
-    textOrNull(v['group'], 64)
+    textOrNull(v['group'], 64) &&
+    (!withPrevious || v['previous'] === undefined || whole(v['previous'], 0, Number.MAX_SAFE_INTEGER))
   );
 }
 

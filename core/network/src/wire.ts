@@ -82,7 +82,13 @@ export function fromWire(w: WireMessage): TransitMessage {
 const same = <T>(a: T, b: T): boolean => a === b;
 
 const sameSequence = (a: TransitSequence | null, b: TransitSequence | null): boolean =>
-  a === b || (a !== null && b !== null && a.stream === b.stream && a.number === b.number && a.group === b.group);
+  a === b ||
+  (a !== null &&
+    b !== null &&
+    a.stream === b.stream &&
+    a.number === b.number &&
+    a.group === b.group &&
+    a.previous === b.previous);
 
 /** One value when every message has it (most fields of a lease: one queue, one sender), else a column. */
 function column<T>(

@@ -25,6 +25,15 @@ export function transitTableSql(schema: 'main' | 'mem'): string {
   `;
 }
 
+/**
+ * The previous number a transactional message in transit came with (R-E3: the source's greatest number below it
+ * that may still arrive; null = it came without one, its number minus one), kept so a routing server passes it on.
+ * Migration 6 adds the column to the durable table; the in-memory one gets it where it is made (open-database.ts).
+ */
+export function transitPreviousSql(schema: 'main' | 'mem'): string {
+  return `ALTER TABLE ${schema}.transit ADD COLUMN prev INTEGER;`;
+}
+
 /** The messages table; the same shape serves the durable store and the in-memory one for express messages. */
 export function messagesTableSql(schema: 'main' | 'mem'): string {
   return `
@@ -209,6 +218,12 @@ export const migrations: readonly Migration[] = [
         reason TEXT NOT NULL
       );
     `,
+  },
+  {
+    version: 6,
+    description:
+      'transactional messages in transit keep the previous number of their sequence (R-E3), so a routing server passes it on',
+    sql: transitPreviousSql('main'),
   },
 ];
 

@@ -4,6 +4,7 @@
  * final confirmation, and the confirmations owed to other computers.
  */
 import type Database from 'better-sqlite3';
+import type { Buckets } from './buckets.js';
 import type { Db } from './open-database.js';
 import type { ControlRecord, MessageTable, SentRecord, SeqOutRecord, TransitRecord } from './records.js';
 import { LIMIT } from './sql-limit.js';
@@ -14,6 +15,7 @@ interface TransitRow {
   stream: string | null;
   seq: number | null;
   grp: string | null;
+  prev: number | null;
 }
 
 const fromTransit = (r: TransitRow): TransitRecord => ({
@@ -22,6 +24,7 @@ const fromTransit = (r: TransitRow): TransitRecord => ({
   stream: r.stream,
   seq: r.seq,
   group: r.grp,
+  previous: r.prev,
 });
 
 interface TableStatements {
@@ -35,7 +38,7 @@ interface TableStatements {
 function prepareTransit(db: Db, t: MessageTable): TableStatements {
   return {
     put: db.prepare(
-      `INSERT OR REPLACE INTO ${t}.transit (lookup_id, hops, stream, seq, grp) VALUES (@lookupId, @hops, @stream, @seq, @group)`,
+      `INSERT OR REPLACE INTO ${t}.transit (lookup_id, hops, stream, seq, grp, prev) VALUES (@lookupId, @hops, @stream, @seq, @group, @previous)`,
     ),
     many: db.prepare(`SELECT * FROM ${t}.transit WHERE lookup_id IN (SELECT value FROM json_each(?))`),
     remove: db.prepare(`DELETE FROM ${t}.transit WHERE lookup_id = ?`),
@@ -50,10 +53,19 @@ export class NetworkDeliveryStore {
   private readonly transitTables: Record<MessageTable, TableStatements>;
   private readonly s: Record<string, Database.Statement>;
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly buckets: Buckets,
+  ) {
     this.transitTables = { main: prepareTransit(db, 'main'), mem: prepareTransit(db, 'mem') };
     this.s = {
       inStream: db.prepare(`SELECT lookup_id AS id FROM main.transit WHERE stream = ? AND seq <= ? ORDER BY seq`),
+      inStreamAt: db.prepare(`SELECT lookup_id AS id FROM main.transit WHERE stream = ? AND seq = ?`),
+      heldInStream: db.prepare(
+        `SELECT t.seq AS seq, m.queue_id AS bucket FROM main.transit t JOIN main.messages m ON m.lookup_id = t.lookup_id
+         WHERE t.stream = ? AND t.seq > ? AND t.seq < ? ORDER BY t.seq`,
+      ),
+      setPrevious: db.prepare(`UPDATE main.transit SET prev = ? WHERE lookup_id = ?`),
       seqOut: db.prepare(
         `SELECT dest_key AS destKey, stream, next_seq AS nextSeq, acked FROM seq_out WHERE dest_key = ?`,
       ),
@@ -119,6 +131,27 @@ export class NetworkDeliveryStore {
   /** Messages waiting in an outgoing queue whose number in `stream` is at most `through` (transactional: durable). */
   inStreamThrough(stream: string, through: number): number[] {
     return (this.s.inStream!.all(stream, through) as { id: number }[]).map((r) => r.id);
+  }
+
+  /** The transit rows with this number of `stream` (durable: transactional); a message gone since may still have one. */
+  inStreamAt(stream: string, seq: number): number[] {
+    return (this.s.inStreamAt!.all(stream, seq) as { id: number }[]).map((r) => r.id);
+  }
+
+  /**
+   * The numbers of `stream` above `above` and below `below` whose messages are still stored in queue `queueId`
+   * (not removed, not purged), in order: what the source may still deliver of its stream (R-E3).
+   */
+  heldInStream(stream: string, queueId: number, above: number, below: number): number[] {
+    const rows = this.s.heldInStream!.all(stream, above, below) as { seq: number; bucket: number }[];
+    const held: number[] = [];
+    for (const r of rows) if (this.buckets.queueOf(r.bucket) === queueId) held.push(r.seq);
+    return held;
+  }
+
+  /** A routing server's copy came again with a newer previous number (R-E3). */
+  setTransitPrevious(lookupId: number, previous: number | null): void {
+    this.s.setPrevious!.run(previous, lookupId);
   }
 
   // ── sequences ───────────────────────────────────────────────────────────────────────────────────────

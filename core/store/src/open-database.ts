@@ -9,6 +9,7 @@ import {
   messagesTableSql,
   migrations,
   transitTableSql,
+  transitPreviousSql,
 } from './migrations.js';
 
 export const STORE_FILE = 'queuekeeper.db';
@@ -79,6 +80,7 @@ export function openDatabase(dataDir: string): Db {
     db.exec(messagesTableSql('mem'));
     db.exec(messagesTableChangesSql('mem'));
     db.exec(transitTableSql('mem'));
+    db.exec(transitPreviousSql('mem'));
     return db;
   } catch (error) {
     db.close();

@@ -152,6 +152,11 @@ export interface TransitRecord {
   stream: string | null;
   seq: number | null;
   group: string | null;
+  /**
+   * The previous number the message came with from another computer (R-E3), which a routing server passes on;
+   * null for a message numbered here (its lease works the number out) or one that came without.
+   */
+  previous: number | null;
 }
 
 /** The source's stream to one destination queue (R-E3). */

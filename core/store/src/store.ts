@@ -44,7 +44,7 @@ export class Store {
     this.bulkExpiry = new BulkExpiry(db, this.buckets);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
-    this.delivery = new NetworkDeliveryStore(db);
+    this.delivery = new NetworkDeliveryStore(db, this.buckets);
     this.runInTransaction = db.transaction((work: () => unknown) => work());
     this.countChanges = db.prepare('SELECT total_changes()').pluck();
     this.checkpointer = Checkpointer.start(db);

@@ -175,7 +175,7 @@ describe('parsePeerDeliverPacked', () => {
       bodySizes: 3,
     };
     value.fields['id'] = ['a', 'b'];
-    value.fields['sequence'] = [null, { stream: 's', number: 1, group: 'g' }];
+    value.fields['sequence'] = [null, { stream: 's', number: 3, group: 'g', previous: 1 }];
     expect(parsePeerDeliverPacked(value)).toBe(value);
     expect(input.parse(value)).toEqual(value);
   });

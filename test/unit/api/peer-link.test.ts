@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { parsePeerDeliver, PEER_DELIVERY_MAX, peerLinkOperations } from '@qk/api';
+import { parsePeerDeliver, PEER_DELIVERY_MAX, peerLinkOperations, wireSequenceSchema } from '@qk/api';
 import { edgy, validWireMessage as valid } from './peer-link-fixtures.js';
 
 const schema = peerLinkOperations.peerDeliver.input;
@@ -54,10 +54,23 @@ describe('parsePeerDeliver', () => {
     const messages = [
       valid(),
       { ...valid(), sequence: { stream: 'abc', number: 7, group: null }, transactional: true },
+      { ...valid(), sequence: { stream: 'abc', number: 9, group: null, previous: 7 }, transactional: true },
     ];
     const input = { messages };
     expect(parsePeerDeliver(input).messages).toBe(messages);
     expect(schema.parse(input)).toEqual(input);
+  });
+
+  test("R-E3 a sequence's previous number is optional: a peer from before it sends none, and its schema drops it", () => {
+    const without = { ...valid(), sequence: { stream: 'abc', number: 7, group: null }, transactional: true };
+    expect(parsePeerDeliver({ messages: [without] }).messages[0]).toBe(without);
+    // What a peer from before the field reads (its sequence schema, as it was): the message, without the field.
+    const before = wireSequenceSchema.omit({ previous: true });
+    expect(before.parse({ stream: 'abc', number: 9, group: null, previous: 7 })).toEqual({
+      stream: 'abc',
+      number: 9,
+      group: null,
+    });
   });
 
   test('the bounds: a lease grown to keep a transaction whole is taken; one past PEER_DELIVERY_MAX and an empty one are refused', () => {

@@ -39,11 +39,16 @@ const parts = {
   hops: fc.integer({ min: 0, max: 15 }),
   transactional: fc.boolean(),
   sequence: nullable(
-    fc.record({
-      stream: fc.constantFrom('s1', 's2'),
-      number: fc.integer({ min: 1, max: 3 }),
-      group: nullable(fc.constantFrom('g1', 'g2')),
-    }),
+    fc.record(
+      {
+        stream: fc.constantFrom('s1', 's2'),
+        number: fc.integer({ min: 1, max: 3 }),
+        group: nullable(fc.constantFrom('g1', 'g2')),
+        // R-E3's previous number: optional, so peers from before it read the sequence as they did.
+        previous: fc.integer({ min: 0, max: 2 }),
+      },
+      { requiredKeys: ['stream', 'number', 'group'] },
+    ),
   ),
   conversation: nullable(fc.string({ unit: 'grapheme', maxLength: 8 })),
 };

@@ -98,3 +98,29 @@ test('the in-memory table of express messages has the same columns as the durabl
     store.close();
   }
 });
+
+test('migration 6 keeps the transit rows of version 5 (R-E3): their previous number is none, the number before', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qk-migrate-'));
+  dirs.push(dir);
+  const db = new Database(path.join(dir, STORE_FILE));
+  for (const migration of migrations.filter((m) => m.version <= 5)) db.exec(migration.sql);
+  db.pragma('user_version = 5');
+  db.pragma(`application_id = ${0x514b5031}`);
+  db.prepare(`INSERT INTO transit (lookup_id, hops, stream, seq, grp) VALUES (7, 1, 's', 3, 'g')`).run();
+  db.close();
+  const store = Store.open(dir);
+  try {
+    expect(store.delivery.transitOf('main', [7]).get(7)).toEqual({
+      lookupId: 7,
+      hops: 1,
+      stream: 's',
+      seq: 3,
+      group: 'g',
+      previous: null,
+    });
+    store.transaction(() => store.delivery.setTransitPrevious(7, 1));
+    expect(store.delivery.transitOf('main', [7]).get(7)?.previous).toBe(1);
+  } finally {
+    store.close();
+  }
+});

@@ -15,7 +15,14 @@ afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, fo
 describe('delivery state between computers', () => {
   test('transit rows: durable in main, gone with a restart in mem, orphans cleaned', () => {
     const { store, dir } = open();
-    const t = (lookupId: number) => ({ lookupId, hops: 2, stream: 's', seq: lookupId, group: null });
+    const t = (lookupId: number) => ({
+      lookupId,
+      hops: 2,
+      stream: 's',
+      seq: lookupId,
+      group: null,
+      previous: lookupId - 1,
+    });
     store.transaction(() => {
       store.delivery.putTransit('main', t(1));
       store.delivery.putTransit('main', t(2));

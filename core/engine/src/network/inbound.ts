@@ -13,7 +13,7 @@ import type { ArrivalsInFlight } from '../network-arrival.js';
 import { arrive } from '../arrival.js';
 import { failDelivery } from '../acknowledgments.js';
 import { oweSequenceAck } from './owed.js';
-import type { ComputerRef, DeliveryOutcome, TransitMessage } from './port-types.js';
+import type { ComputerRef, DeliveryOutcome, TransitMessage, TransitSequence } from './port-types.js';
 import { draftFromTransit, putTransit } from './transit.js';
 import type { Draft } from '../drafts.js';
 
@@ -263,8 +263,9 @@ async function deliverOne(deps: InboundDeps, ref: QueueRef, m: TransitMessage): 
 
 /**
  * A transaction's messages (or one) for a queue of this computer, in sequence (R-E3): numbers already accepted
- * are duplicates, a gap is sent again later, the next ones are placed with the stream's counter in the same
- * unit of work. A failure here is reported to the source, which keeps the dead letter (R-D2).
+ * are duplicates; a number is taken when the stream has its previous number (the number before it, unless the
+ * source said it abandoned those between), else it is sent again later; those taken are placed with the stream's
+ * counter in the same unit of work. A failure here is reported to the source, which keeps the dead letter (R-D2).
  */
 function deliverSequenced(
   deps: InboundDeps,
@@ -288,7 +289,13 @@ function deliverSequenced(
         outcomes.push({ outcome: 'duplicate' });
         continue;
       }
-      if (blocked || number > last + 1) {
+      // The next number, or a later one whose previous number is here already: the source abandoned every
+      // number between (expired or purged there), so none of them can come before it.
+      const previous = m.sequence?.previous ?? number - 1;
+      if (blocked || previous > last) {
+        // R-E2: never part of a transaction — should one of it be out of sequence after others were placed,
+        // the unit rolls back and all of it comes again.
+        if (last > before && unit.length > 1) throw new Error(`out of sequence: ${number} after ${last}`);
         outcomes.push({ outcome: 'retry', reason: `out of sequence: ${number} came before ${last + 1}` });
         continue;
       }
@@ -316,6 +323,15 @@ function deliverSequenced(
       oweSequenceAck(core, { name: first.sourceMachine, id: first.sourceMachineId }, stream, last);
     return outcomes;
   });
+}
+
+/** The lookup ID of the copy of a sequenced message a routing server holds in an outgoing queue, if any. */
+function heldCopy(core: Core, queueId: number, msgId: string, sequence: TransitSequence): number | undefined {
+  for (const id of core.store.delivery.inStreamAt(sequence.stream, sequence.number)) {
+    const copy = core.store.messages.get(id, 'main');
+    if (copy?.queueId === queueId && copy.msgId === msgId) return id;
+  }
+  return undefined;
 }
 
 /** Messages for other computers: a routing server stores them in its own outgoing queues, one hop further. */
@@ -349,15 +365,23 @@ function relay(deps: InboundDeps, items: readonly Item[], routing: boolean): Pro
         return stored;
       }
       const queue = core.outgoingQueue(target.formatName, target.key);
+      const sequence = m.sequence;
+      // Its source sent it again (R-E4) while this computer still holds it: one copy is kept, and it takes the
+      // newer previous number (R-E3), which the source works out afresh each time it sends.
+      const copy = sequence && m.transactional ? heldCopy(core, queue.id, m.msgId, sequence) : undefined;
+      if (copy !== undefined) {
+        if (sequence?.previous !== undefined) core.store.delivery.setTransitPrevious(copy, sequence.previous);
+        return stored;
+      }
       const result = arrive(core, draft, queue, 'network');
       if (!result.placed) return { outcome: 'retry', reason: result.reason };
-      const sequence = m.sequence;
       putTransit(core, result.message.table, {
         lookupId: result.message.lookupId,
         hops: made,
         stream: sequence?.stream ?? null,
         seq: sequence?.number ?? null,
         group: sequence?.group ?? null,
+        previous: sequence?.previous ?? null,
       });
       return stored;
     });

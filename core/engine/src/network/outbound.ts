@@ -15,7 +15,7 @@ import { timerDeadlines } from '../drafts.js';
 import { draftOf, place } from '../placement.js';
 import { removeForwarded, removeMessage } from '../removal.js';
 import { recordSent } from './confirmations.js';
-import type { DeliveryOutcome, OutboundLease, OutgoingSummary } from './port-types.js';
+import type { DeliveryOutcome, OutboundLease, OutgoingSummary, TransitMessage, TransitSequence } from './port-types.js';
 import { toTransit } from './transit.js';
 import { OldestKey } from '../oldest-key.js';
 
@@ -227,14 +227,43 @@ export class Outbound {
     now: number,
   ): OutboundLease {
     const { core } = this.#deps;
-    const lease: OutboundLease = {
-      id: this.#nextLease++,
-      formatName: queue.name,
-      messages: taken.map((m) => toTransit(m, transit.get(m.lookupId), now, core.identity)),
-      bytes,
-    };
+    const messages = taken.map((m) => toTransit(m, transit.get(m.lookupId), now, core.identity));
+    if (this.#sequenced.has(queue.id)) this.#previousNumbers(queue, messages);
+    const lease: OutboundLease = { id: this.#nextLease++, formatName: queue.name, messages, bytes };
     this.#held.set(lease.id, { lease, messages: taken, inTransit: new Set(transit.keys()) });
     return lease;
+  }
+
+  /**
+   * R-E3: each message numbered here carries its previous number, worked out afresh each time it leaves (each
+   * lease, each resend): the greatest number below it that this queue still holds — in this lease, sent and not
+   * yet confirmed, or waiting — else the last one the destination confirmed. The numbers between were abandoned
+   * here (expired, purged, deleted) and will never come, so the destination takes this one without them. Never
+   * a number abandoned above the last confirmed: the destination may not have it, and would wait for it forever.
+   */
+  #previousNumbers(queue: QueueRecord, messages: TransitMessage[]): void {
+    const { core } = this.#deps;
+    const self = core.identity.id.toLowerCase();
+    const streams = new Map<string, TransitMessage[]>();
+    for (const m of messages) {
+      // A relayed message keeps the previous number its source gave it (toTransit).
+      if (m.sequence === null || m.sourceMachineId.toLowerCase() !== self) continue;
+      const list = streams.get(m.sequence.stream);
+      if (list) list.push(m);
+      else streams.set(m.sequence.stream, [m]);
+    }
+    for (const [stream, list] of streams) {
+      const acked = core.store.delivery.seqOutByStream(stream)?.acked ?? 0;
+      let highest = 0;
+      for (const m of list) highest = Math.max(highest, (m.sequence as TransitSequence).number);
+      // Ascending, the lease's own numbers below the highest among them.
+      const held = core.store.delivery.heldInStream(stream, queue.id, acked, highest);
+      for (const m of list) {
+        const sequence = m.sequence as TransitSequence;
+        const below = greatestBelow(held, sequence.number);
+        m.sequence = { ...sequence, previous: below ?? Math.min(acked, sequence.number - 1) };
+      }
+    }
   }
 
   /** Gives back messages just claimed and not sent: they are ready where they were. */
@@ -277,6 +306,14 @@ export class Outbound {
       await this.#deps.execute(
         held.messages.some((m) => m.table === 'main'),
         () => {
+          // The destination has each stream through the highest number it accepted (or had): the source's
+          // previous numbers start from there (R-E3).
+          const through = new Map<string, number>();
+          const confirmed = (i: number): void => {
+            const sequence = lease.messages[i]?.sequence;
+            if (sequence && sequence.number > (through.get(sequence.stream) ?? 0))
+              through.set(sequence.stream, sequence.number);
+          };
           held.messages.forEach((m, i) => {
             const outcome = outcomes[i] ?? { outcome: 'retry', reason: 'no answer' };
             const inSequence = sequenced(m, i);
@@ -285,11 +322,14 @@ export class Outbound {
             switch (outcome.outcome) {
               case 'accepted':
                 this.#confirm(m, leave);
+                confirmed(i);
                 done.push(m);
                 return;
               case 'duplicate':
-                if (inSequence) this.#confirm(m, leave);
-                else this.#forward(m, leave);
+                if (inSequence) {
+                  this.#confirm(m, leave);
+                  confirmed(i);
+                } else this.#forward(m, leave);
                 done.push(m);
                 return;
               case 'stored':
@@ -313,6 +353,10 @@ export class Outbound {
                 return;
             }
           });
+          for (const [stream, number] of through) {
+            const out = core.store.delivery.seqOutByStream(stream); // only the source has one
+            if (out && number > out.acked) core.store.delivery.putSeqOut({ ...out, acked: number });
+          }
         },
       );
     } finally {
@@ -534,6 +578,18 @@ function journalCopy(core: Core, m: StoredMessage): void {
 function outOfTime(m: StoredMessage, nowMs: number): boolean {
   const { reachQueueBy, receiveBy } = timerDeadlines(m);
   return Math.min(reachQueueBy, receiveBy) <= nowMs;
+}
+
+/** The greatest of ascending `numbers` below `n`, or undefined. */
+function greatestBelow(numbers: readonly number[], n: number): number | undefined {
+  let lo = 0;
+  let hi = numbers.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((numbers[mid] as number) < n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? numbers[lo - 1] : undefined;
 }
 
 function destinationOf(formatName: string): string {

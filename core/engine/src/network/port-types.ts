@@ -16,6 +16,12 @@ export interface TransitSequence {
   number: number;
   /** Messages of one transaction share a group and are released together (R-E2); null = alone. */
   group: string | null;
+  /**
+   * The previous number (R-E3): the greatest number below this one that the source may still deliver, or one it
+   * knows the destination has; every number between was abandoned at the source (expired, purged). The
+   * destination takes this message once it has `previous`. Absent (a peer from before it): `number - 1`.
+   */
+  previous?: number | undefined;
 }
 
 /** A message in transit between two computers. */

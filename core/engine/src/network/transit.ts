@@ -18,7 +18,8 @@ export function enteredOutgoing(core: Core, message: StoredMessage, group: strin
   const queue = core.registry.get(message.queueId);
   if (!queue) return;
   const sequence = nextSequence(core, queue.nameKey);
-  putTransit(core, message.table, { lookupId: message.lookupId, hops: 0, ...sequence, group });
+  // Its previous number is worked out each time it leaves (Outbound's leases), from what is still here then.
+  putTransit(core, message.table, { lookupId: message.lookupId, hops: 0, ...sequence, group, previous: null });
 }
 
 /** Takes the next number of the stream to a destination queue (the outgoing queue's name key). */
@@ -60,9 +61,12 @@ export function toTransit(
   const { reachQueueBy, receiveBy } = timerDeadlines(message);
   const left = (deadline: number): number | null =>
     deadline === Infinity ? null : Math.max(0, Math.floor(deadline - nowMs));
+  // A relayed message passes on the previous number it came with (R-E3); one sent from here gets it in its lease.
   const sequence: TransitSequence | null =
     transit?.stream && transit.seq !== null
-      ? { stream: transit.stream, number: transit.seq, group: transit.group }
+      ? transit.previous === null
+        ? { stream: transit.stream, number: transit.seq, group: transit.group }
+        : { stream: transit.stream, number: transit.seq, group: transit.group, previous: transit.previous }
       : null;
   return {
     msgId: message.msgId,
