@@ -63,8 +63,6 @@ describe('qk command line (no service needed)', () => {
       ['--json', 'message', 'delete', '.\\private$\\q', 'first'],
       ['--json', '--service', 'http://127.0.0.1:1', 'queue', 'list'],
       ['--json', 'service', 'start', '--listen', 'nowhere'],
-      // A routing server that accepts no deliveries relays nothing.
-      ['--json', 'service', 'start', '--routing'],
       ['--json', 'queue'],
     ]) {
       const run = await qk(args);
@@ -284,6 +282,31 @@ describe('qk service start', () => {
       await client.close();
       expect(await finished).toBe(0);
       expect(stdout.trim().split('\n')).toHaveLength(1);
+    } finally {
+      cleanup();
+    }
+  });
+  it('--routing without --peer-listen starts, says on stderr that nothing can be relayed, and reports routing', async () => {
+    const { dir, cleanup } = tempDataDir('qk-cli-');
+    let stdout = '';
+    let stderr = '';
+    const { runCli } = await import('../../../core/cli/src/run-cli.js');
+    const { serviceStarter } = await import('../../../bin/service-starter.js');
+    try {
+      const finished = runCli(['service', 'start', '--data', dir, '--name', 'LONELY', '--routing', '--json'], {
+        stdout: (t) => void (stdout += t),
+        stderr: (t) => void (stderr += t),
+        env: {},
+        serviceStarter,
+      });
+      await expect.poll(() => stdout.includes('\n'), { timeout: 10_000 }).toBe(true);
+      expect(stderr).toMatch(/warning: --routing without --peer-listen/);
+      expect(JSON.parse(stdout)).toMatchObject({ ready: true, name: 'LONELY' });
+      const client = await QkClient.fromDataDir(dir);
+      expect(await client.serviceStatus({})).toMatchObject({ peerAddress: null, routing: true });
+      await client.serviceStop({});
+      await client.close();
+      expect(await finished).toBe(0);
     } finally {
       cleanup();
     }

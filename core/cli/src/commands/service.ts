@@ -39,7 +39,7 @@ export function registerServiceCommands(program: Command, io: CliIo): void {
       '--peer-listen <host:port>',
       'also accept deliveries from other computers on this address (mutual TLS; port 0 = any free port)',
     )
-    .option('--routing', 'be a routing server: relay messages for other computers (needs --peer-listen)')
+    .option('--routing', 'be a routing server: relay messages other computers deliver here (with --peer-listen)')
     .option(
       '--log-level <level>',
       'what DIR/logs/service.log records: fatal, error, warn, info (default), debug, trace or silent; warnings and errors also show on stderr',
@@ -144,9 +144,10 @@ async function startService(ctx: CommandContext): Promise<void> {
   if ((certFile === undefined) !== (keyFile === undefined))
     throw new UsageError('--tls-cert and --tls-key go together: give both.');
   // A routing server relays what other computers deliver to it: without a peer listener nothing can arrive.
+  // CLI.md lets either flag go alone, so this is said, not refused.
   if (o['routing'] === true && o['peerListen'] === undefined)
-    throw new UsageError(
-      '--routing relays messages other computers deliver to this one: give --peer-listen HOST:PORT too.',
+    ctx.io.stderr(
+      'qk: warning: --routing without --peer-listen: no other computer can deliver to this one, so it relays nothing; give --peer-listen HOST:PORT too.\n',
     );
   let running;
   try {
