@@ -125,4 +125,38 @@ describe('many computers: a number abandoned at the source leaves no gap (R-E3)'
     );
     expect(atRelay?.messageCount ?? 0).toBe(0);
   });
+
+  test('R-E4 back online (qk service connect): what was sent and not confirmed goes again at once, not at its next resend time', async () => {
+    const name = uniqueName('txq');
+    await beta.q.createQueue(`.\\private$\\${name}`, '--transactional');
+    const path = `SGBETA\\private$\\${name}`;
+    const formatName = `DIRECT=OS:${path}`;
+    // RELAY holds it: ALPHA's copy stays unconfirmed (R-E3) until BETA has it.
+    ok(await relay.svc.qk('outgoing', 'pause', formatName));
+    try {
+      const sentAt = Date.now();
+      await alpha.q.send(path, '--body', 'held', '--transactional');
+      await waitFor(
+        async () => {
+          const o = await net.outgoing('SGALPHA', formatName);
+          return o && o.messageCount === 1 && o.unconfirmedCount === 1 ? o : undefined;
+        },
+        'RELAY stored it and ALPHA waits for the confirmation',
+        20_000,
+      );
+      ok(await alpha.svc.qk('service', 'disconnect'));
+      ok(await alpha.svc.qk('service', 'connect'));
+      // A session dials only for work: without the resend at once it stays 'waiting' until SeqResend13Time (30 s).
+      await waitFor(
+        async () => ((await net.outgoing('SGALPHA', formatName))?.state === 'connected' ? true : undefined),
+        'ALPHA dialled RELAY again to resend at once',
+        10_000,
+      );
+      expect(Date.now() - sentAt).toBeLessThan(25_000);
+    } finally {
+      ok(await relay.svc.qk('outgoing', 'resume', formatName));
+    }
+    expect(await bodiesWhen(beta, `.\\private$\\${name}`, 1, 'the held message at BETA')).toEqual(['held']);
+    await settledOutgoing(formatName, 'the held message confirmed');
+  }, 60_000);
 });

@@ -239,6 +239,14 @@ export class NetworkNode {
 
   connect(): void {
     this.#config().setOffline(false);
+    // R-E4, CLI.md: back online, what was sent and not confirmed goes again at once — sessions dial only for
+    // work, and messages waiting for their resend time are none until it comes.
+    try {
+      const port = this.#port();
+      port.resendNow(port.outgoing().map((o) => o.formatName));
+    } catch {
+      // The queue manager is restarting; the restart kicks every session.
+    }
     this.#kickAll();
     this.#tellOutgoing();
   }
