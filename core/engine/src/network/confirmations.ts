@@ -45,8 +45,14 @@ interface SentText {
   failedClass: number | null;
 }
 
+/** A sent record's text as stored: the draft's fields (its body in base64), and `failedClass` once set. */
+type SentFields = Omit<Draft, 'body'> & { body: string; failedClass?: number };
+
 function parseRecord(text: string): SentText {
-  const { failedClass, ...raw } = JSON.parse(text) as Draft & { body: string; failedClass?: number };
+  return fromFields(JSON.parse(text) as SentFields);
+}
+
+function fromFields({ failedClass, ...raw }: SentFields): SentText {
   return { draft: { ...raw, body: Buffer.from(raw.body, 'base64') }, failedClass: failedClass ?? null };
 }
 
@@ -70,7 +76,8 @@ function applyFinal(core: Core, messageId: string, classCode: number, handlers: 
     core.store.delivery.removeSent(messageId);
     return;
   }
-  const { draft, failedClass } = parseRecord(sent.record);
+  const fields = JSON.parse(sent.record) as SentFields;
+  const { draft, failedClass } = fromFields(fields);
   if (failedClass !== null) return; // a second negative one: the first one's dead letter is already due
   if (!isReceiveClass(classCode)) {
     core.store.delivery.removeSent(messageId);
@@ -79,7 +86,7 @@ function applyFinal(core: Core, messageId: string, classCode: number, handlers: 
   }
   const delayed = core.clock.now() + receiveNackDelayMs(core, draft);
   const finalByMs = sent.finalByMs === null ? delayed : Math.min(sent.finalByMs, delayed);
-  const record = JSON.stringify({ ...(JSON.parse(sent.record) as object), failedClass: classCode });
+  const record = JSON.stringify({ ...fields, failedClass: classCode });
   core.store.delivery.putSent({ msgId: sent.msgId, destKey: sent.destKey, finalByMs, record });
 }
 

@@ -11,7 +11,6 @@ import type { Claims } from '../claims.js';
 import type { ReceiveCursors } from '../receive-cursors.js';
 import { deadLetter, failDelivery } from '../acknowledgments.js';
 import { copyHasRoom } from '../quotas.js';
-import { timerDeadlines } from '../drafts.js';
 import { draftOf, place } from '../placement.js';
 import { removeForwarded, removeMessage } from '../removal.js';
 import { recordSent } from './confirmations.js';
@@ -353,10 +352,7 @@ export class Outbound {
                 return;
             }
           });
-          for (const [stream, number] of through) {
-            const out = core.store.delivery.seqOutByStream(stream); // only the source has one
-            if (out && number > out.acked) core.store.delivery.putSeqOut({ ...out, acked: number });
-          }
+          for (const [stream, number] of through) this.#ackedThrough(stream, number);
         },
       );
     } finally {
@@ -394,14 +390,24 @@ export class Outbound {
    */
   confirmThrough(stream: string, through: number): void {
     const { core, claims } = this.#deps;
-    const out = core.store.delivery.seqOutByStream(stream);
-    if (!out) return;
-    if (through > out.acked) core.store.delivery.putSeqOut({ ...out, acked: through });
+    if (!this.#ackedThrough(stream, through)) return;
     for (const id of core.store.delivery.inStreamThrough(stream, through)) {
       if (claims.has(id)) continue; // in a call now: its settle sees the acknowledgment
       const message = core.store.messages.get(id, 'main');
       if (message) this.#confirm(message);
     }
+  }
+
+  /**
+   * Records that the destination has a stream through `through` (R-E3: the previous numbers start there). False
+   * when the stream is not one this computer sends (only the source has its record).
+   */
+  #ackedThrough(stream: string, through: number): boolean {
+    const { delivery } = this.#deps.core.store;
+    const out = delivery.seqOutByStream(stream);
+    if (!out) return false;
+    if (through > out.acked) delivery.putSeqOut({ ...out, acked: through });
+    return true;
   }
 
   /** A transactional message sent from here failed on the way (a routing server says): dead-letter it here. */
@@ -516,7 +522,8 @@ export class Outbound {
     const owed: { message: StoredMessage; reason: MessageRemovalReason }[] = [];
     const expiring: StoredMessage[] = [];
     for (const m of messages) {
-      if (!gone.has(m.lookupId) && !stay.has(m.lookupId) && outOfTime(m, now)) {
+      // Its deadline in this queue, kept as placed (arrival.ts expiryFor): the one the expiry pass reads.
+      if (!gone.has(m.lookupId) && !stay.has(m.lookupId) && m.expiresMs !== null && m.expiresMs <= now) {
         expiring.push(m); // still claimed, so no lease takes it before its removal commits
         continue;
       }
@@ -529,42 +536,34 @@ export class Outbound {
       }
     }
     for (const queueId of new Set(messages.map((m) => m.queueId))) cursors.settled(queueId);
-    if (expiring.length > 0) this.#expire(expiring);
-    if (owed.length === 0) return;
+    // Claimed messages that came back with no time left (R-X6; for a time-to-reach-queue of 0, R-X5's one
+    // attempt) are expired as the expiry pass would, then their claims end; should that fail, the pass takes them.
+    if (expiring.length > 0)
+      this.#removeLater(
+        expiring.map((message) => ({ message, reason: 'expired' })),
+        () => claims.releaseAll(expiring),
+      );
+    if (owed.length > 0) this.#removeLater(owed);
+  }
+
+  /** Removes what is still there of `removals` in a unit of work of its own, then calls `after`. */
+  #removeLater(
+    removals: readonly { message: StoredMessage; reason: MessageRemovalReason }[],
+    after?: () => void,
+  ): void {
+    const { core } = this.#deps;
     void this.#deps
       .execute(
-        owed.some((o) => o.message.table === 'main'),
+        removals.some((r) => r.message.table === 'main'),
         () => {
-          for (const { message, reason } of owed) {
+          for (const { message, reason } of removals) {
             const current = core.store.messages.get(message.lookupId);
             if (current) removeMessage(core, current, reason);
           }
         },
       )
-      .catch(() => undefined);
-  }
-
-  /**
-   * Expires claimed messages that came back from a lease with no time left (R-X6; for a time-to-reach-queue
-   * of 0, R-X5's one attempt), as the expiry pass would, then ends their claims. Should the removal fail,
-   * the expiry pass takes them on its next tick.
-   */
-  #expire(messages: readonly StoredMessage[]): void {
-    const { core, claims } = this.#deps;
-    void this.#deps
-      .execute(
-        messages.some((m) => m.table === 'main'),
-        () => {
-          for (const m of messages) {
-            const current = core.store.messages.get(m.lookupId);
-            if (current) removeMessage(core, current, 'expired');
-          }
-        },
-      )
       .catch(() => undefined)
-      .finally(() => {
-        for (const m of messages) claims.release(m.lookupId);
-      });
+      .finally(after);
   }
 }
 
@@ -572,12 +571,6 @@ export class Outbound {
 function journalCopy(core: Core, m: StoredMessage): void {
   const journal = core.registry.system('JOURNAL');
   if (copyHasRoom(core, journal, m.size)) place(core, draftOf(m), journal);
-}
-
-/** Whether a message waiting to leave has run out of time: either timer, as its expiry in the queue (arrival.ts). */
-function outOfTime(m: StoredMessage, nowMs: number): boolean {
-  const { reachQueueBy, receiveBy } = timerDeadlines(m);
-  return Math.min(reachQueueBy, receiveBy) <= nowMs;
 }
 
 /** The greatest of ascending `numbers` below `n`, or undefined. */
