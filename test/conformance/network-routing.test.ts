@@ -23,11 +23,8 @@ beforeAll(async () => {
   alpha = net.get('RTALPHA');
   beta = net.get('RTBETA');
   relay = net.get('RTRELAY');
-  await net.trust('RTALPHA', 'RTRELAY');
-  await net.trust('RTBETA', 'RTRELAY');
   // ALPHA and BETA do not trust each other: everything between them goes through RELAY.
-  ok(await alpha.svc.qk('route', 'set', 'RTBETA', 'RTRELAY'));
-  ok(await beta.svc.qk('route', 'set', 'RTALPHA', 'RTRELAY'));
+  await net.throughRoutingServer('RTALPHA', 'RTBETA', 'RTRELAY');
 });
 afterAll(async () => {
   await net?.dispose();

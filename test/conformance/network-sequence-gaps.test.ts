@@ -25,10 +25,7 @@ beforeAll(async () => {
   beta = net.get('SGBETA');
   relay = net.get('SGRELAY');
   // ALPHA reaches RELAY's own queues directly, and BETA's through RELAY (routing server).
-  await net.trust('SGALPHA', 'SGRELAY');
-  await net.trust('SGBETA', 'SGRELAY');
-  ok(await alpha.svc.qk('route', 'set', 'SGBETA', 'SGRELAY'));
-  ok(await beta.svc.qk('route', 'set', 'SGALPHA', 'SGRELAY'));
+  await net.throughRoutingServer('SGALPHA', 'SGBETA', 'SGRELAY');
 }, 60_000);
 afterAll(async () => {
   await net?.dispose();

@@ -73,6 +73,17 @@ export class Computers {
     await this.trustOneWay(b, a, options.addressOfA);
   }
 
+  /**
+   * `a` and `b` reach each other only through the routing server `relay`: each trusts it both ways, and routes
+   * the other's computer through it (they do not trust each other).
+   */
+  async throughRoutingServer(a: string, b: string, relay: string): Promise<void> {
+    await this.trust(a, relay);
+    await this.trust(b, relay);
+    ok(await this.get(a).svc.qk('route', 'set', b, relay));
+    ok(await this.get(b).svc.qk('route', 'set', a, relay));
+  }
+
   /** The outgoing queue of `computer` for a destination format name, or undefined. */
   async outgoing(computer: string, formatName: string): Promise<QkOutgoing | undefined> {
     const list = ok(await this.get(computer).svc.qk<QkOutgoing[]>('outgoing', 'list'));

@@ -243,12 +243,7 @@ describe('R-X8 the source waits XactDelayReceiveNack after a negative final conf
     lab().clock.advance(6_000);
     await settle();
     expect(await lab().control('BETA', 'ALPHA')).toBe(1);
-    const to = { name: 'ALPHA', id: alpha.qm.id };
-    const from = { name: 'BETA', id: beta.qm.id };
-    await alpha.qm.networkPort.receiveControl(
-      [{ kind: 'final', to, from, messageId: id, classCode: MessageClass.ACK_RECEIVE }],
-      false,
-    );
+    await lab().final('BETA', 'ALPHA', id, MessageClass.ACK_RECEIVE);
     lab().clock.advance(30_000);
     await settle();
     await settle();
@@ -287,12 +282,7 @@ describe('R-X8 the source waits XactDelayReceiveNack after a negative final conf
       { transactional: true },
     );
     await lab().drain('ALPHA', 'BETA', ORDERS);
-    const to = { name: 'ALPHA', id: alpha.qm.id };
-    const from = { name: 'BETA', id: beta.qm.id };
-    await alpha.qm.networkPort.receiveControl(
-      [{ kind: 'final', to, from, messageId: id, classCode: MessageClass.NACK_NOT_TRANSACTIONAL_Q }],
-      false,
-    );
+    await lab().final('BETA', 'ALPHA', id, MessageClass.NACK_NOT_TRANSACTIONAL_Q);
     expect(classOf(alpha.qm, '.\\XACTDEADLETTER$')).toEqual(['NACK_NOT_TRANSACTIONAL_Q']);
   });
 });

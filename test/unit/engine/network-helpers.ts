@@ -87,6 +87,16 @@ export class Lab {
     return pending.items.length;
   }
 
+  /** `from`'s final confirmation of `messageId` (R-A9, R-X8), handed straight to `to` as a control item. */
+  async final(from: string, to: string, messageId: string, classCode: number): Promise<void> {
+    const a = this.get(from);
+    const b = this.get(to);
+    await b.qm.networkPort.receiveControl(
+      [{ kind: 'final', to: { name: b.name, id: b.qm.id }, from: { name: a.name, id: a.qm.id }, messageId, classCode }],
+      b.routing,
+    );
+  }
+
   async dispose(): Promise<void> {
     for (const c of this.computers.values()) {
       await c.qm.close();
