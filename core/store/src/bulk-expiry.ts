@@ -9,6 +9,7 @@ import type { Buckets } from './buckets.js';
 import type { MessageTable } from './records.js';
 import type { Db } from './open-database.js';
 import { LIMIT } from './sql-limit.js';
+import type { RowCache } from './row-cache.js';
 
 /** A due message that needs no per-message work beyond its dead-letter copy. */
 export interface PlainExpired {
@@ -32,6 +33,7 @@ export class BulkExpiry {
   constructor(
     db: Db,
     private readonly buckets: Buckets,
+    private readonly cache: RowCache,
   ) {
     const prepare = (t: MessageTable): Statements => ({
       // Ready, nontransactional (R-X8 makes a transactional one a dequeue of its own), and no NACK asked for
@@ -89,13 +91,16 @@ export class BulkExpiry {
     classCode: number,
     nowMs: number,
   ): void {
-    if (originals.length > 0)
-      this.tables[table].move.run({
-        queue: this.buckets.of(queueId),
-        classCode,
-        now: nowMs,
-        firstId,
-        originals: JSON.stringify(originals),
-      });
+    if (originals.length === 0) return;
+    // The originals leave and their dead letters take new lookup IDs (a phantom may be held under one).
+    this.cache.forgetMany(table, originals);
+    this.cache.forgetRange(table, firstId, firstId + originals.length - 1);
+    this.tables[table].move.run({
+      queue: this.buckets.of(queueId),
+      classCode,
+      now: nowMs,
+      firstId,
+      originals: JSON.stringify(originals),
+    });
   }
 }

@@ -17,6 +17,7 @@ import type { BrowseQuery, MessageRecord, MessageTable, QueueUsage, StoredMessag
 import type { Db } from './open-database.js';
 import type { Buckets, DeadBucket } from './buckets.js';
 import { LIMIT } from './sql-limit.js';
+import type { RowCache } from './row-cache.js';
 
 const TABLES: readonly MessageTable[] = ['main', 'mem'];
 const NOT_DEAD = 'queue_id NOT IN (SELECT bucket FROM main.dead_buckets)';
@@ -154,12 +155,15 @@ export class MessageStore {
   constructor(
     private readonly db: Db,
     private readonly buckets: Buckets,
+    private readonly cache: RowCache,
   ) {
     this.tables = { main: prepareTable(db, 'main'), mem: prepareTable(db, 'mem') };
   }
 
   insert(table: MessageTable, message: MessageRecord): void {
     const bucket = this.buckets.of(message.queueId);
+    const params = toParams(message);
+    params[1] = bucket;
     if (isPlain(message)) {
       // Arguments, not an array: better-sqlite3 binds an array's elements more slowly.
       const m = message;
@@ -183,16 +187,14 @@ export class MessageStore {
         m.bodySize,
         m.timerBaseMs,
       );
-      return;
-    }
-    const params = toParams(message);
-    params[1] = bucket;
-    this.tables[table].insert.run(params);
+    } else this.tables[table].insert.run(params);
+    // After the statement: a row it refused is not held.
+    this.cache.put(table, message.lookupId, params);
   }
 
   get(lookupId: number, table?: MessageTable): StoredMessage | undefined {
     for (const t of table ? [table] : TABLES) {
-      const row = this.tables[t].get.get(lookupId) as unknown[] | undefined;
+      const row = this.cache.get(t, lookupId) ?? (this.tables[t].get.get(lookupId) as unknown[] | undefined);
       if (row) return this.buckets.liveRow(row) ? fromRaw(row, t) : undefined;
     }
     return undefined;
@@ -200,6 +202,7 @@ export class MessageStore {
 
   /** Removes one row; false when it was already gone. */
   remove(table: MessageTable, lookupId: number): boolean {
+    this.cache.forget(table, lookupId);
     return this.tables[table].remove.run(lookupId).changes > 0;
   }
 
@@ -208,13 +211,20 @@ export class MessageStore {
     if (lookupIds.length === 0) return 0;
     const s = this.tables[table];
     const runs = consecutiveRuns(lookupIds);
-    if (runs === null) return s.removeMany.run(JSON.stringify(lookupIds)).changes;
+    if (runs === null) {
+      this.cache.forgetMany(table, lookupIds);
+      return s.removeMany.run(JSON.stringify(lookupIds)).changes;
+    }
     let removed = 0;
-    for (const [first, last] of runs) removed += s.removeRange.run(first, last).changes;
+    for (const [first, last] of runs) {
+      this.cache.forgetRange(table, first, last);
+      removed += s.removeRange.run(first, last).changes;
+    }
     return removed;
   }
 
   setStatus(table: MessageTable, lookupId: number, status: number): boolean {
+    this.cache.forget(table, lookupId);
     return this.tables[table].setStatus.run(status, lookupId).changes > 0;
   }
 
@@ -308,6 +318,7 @@ export class MessageStore {
 
   /** Moves rows into their queue's current bucket: messages a purge leaves to the receive holding them (R-P2). */
   rebucket(table: MessageTable, lookupIds: readonly number[], queueId: number): void {
+    this.cache.forgetMany(table, lookupIds);
     if (lookupIds.length > 0) this.tables[table].rebucket.run(this.buckets.of(queueId), JSON.stringify(lookupIds));
   }
 
@@ -316,11 +327,13 @@ export class MessageStore {
    * up, abort count back to 0 (R-S7). False when it was already gone.
    */
   moveTo(table: MessageTable, lookupId: number, queueId: number, nowMs: number): boolean {
+    this.cache.forget(table, lookupId);
     return this.tables[table].moveTo.run(this.buckets.of(queueId), nowMs, lookupId).changes > 0;
   }
 
   /** Counts an aborted receiving transaction against a message (PROPID_M_ABORT_COUNT, R-S7). */
   addAbort(table: MessageTable, lookupId: number): void {
+    this.cache.forget(table, lookupId);
     this.tables[table].addAbort.run(lookupId);
   }
 

@@ -10,6 +10,7 @@ import type { MessageTable, StoredMessage } from './records.js';
 import type { Db } from './open-database.js';
 import type { Buckets } from './buckets.js';
 import { LIMIT } from './sql-limit.js';
+import type { RowCache } from './row-cache.js';
 
 /** A ready message's place in receive order. */
 export interface ReadyKey {
@@ -43,6 +44,7 @@ export class ReadyOrder {
   constructor(
     private readonly db: Db,
     private readonly buckets: Buckets,
+    private readonly cache: RowCache,
   ) {
     this.inReadTransaction = db.transaction((work: () => unknown) => work());
     const prepare = (t: MessageTable): Statements => {
@@ -103,17 +105,24 @@ export class ReadyOrder {
     return { keys, emptyTables };
   }
 
-  /** Whole rows of the given keys that still exist, by lookup ID. */
+  /** Whole rows of the given keys that still exist, by lookup ID: held ones from the row cache, the rest read. */
   rows(keys: readonly ReadyKey[]): Map<number, StoredMessage> {
     const found = new Map<number, StoredMessage>();
-    if (keys.length === 1) {
-      const key = keys[0] as ReadyKey;
+    const unread: ReadyKey[] = [];
+    for (const key of keys) {
+      const row = this.cache.get(key.table, key.lookupId);
+      if (!row) unread.push(key);
+      else if (this.buckets.liveRow(row)) found.set(key.lookupId, fromRaw(row, key.table));
+    }
+    if (unread.length === 1) {
+      const key = unread[0] as ReadyKey;
       const row = this.tables[key.table].row.get(key.lookupId) as unknown[] | undefined;
       if (row && this.buckets.liveRow(row)) found.set(key.lookupId, fromRaw(row, key.table));
       return found;
     }
+    if (unread.length === 0) return found;
     for (const t of TABLES) {
-      const ids = keys.filter((k) => k.table === t).map((k) => k.lookupId);
+      const ids = unread.filter((k) => k.table === t).map((k) => k.lookupId);
       if (ids.length === 0) continue;
       for (const row of this.tables[t].rows.all(JSON.stringify(ids)) as unknown[][])
         if (this.buckets.liveRow(row)) found.set(row[0] as number, fromRaw(row, t));

@@ -12,6 +12,7 @@ import { WalSync } from './wal-sync.js';
 import { Buckets } from './buckets.js';
 import { BulkExpiry } from './bulk-expiry.js';
 import { Checkpointer } from './checkpointer.js';
+import { RowCache } from './row-cache.js';
 
 /** One open store. Not thread-safe: one queue manager owns it. */
 export class Store {
@@ -31,6 +32,7 @@ export class Store {
   private readonly wal: WalSync;
   private readonly checkpointer: Checkpointer;
   private readonly countChanges: Database.Statement;
+  private readonly rows: RowCache;
 
   private constructor(
     private readonly db: Db,
@@ -39,9 +41,11 @@ export class Store {
     // SQLite names the log after the database file, resolved as it was when it opened it (now).
     this.wal = new WalSync(path.resolve(`${db.name}-wal`));
     this.buckets = new Buckets(db);
-    this.messages = new MessageStore(db, this.buckets);
-    this.readyOrder = new ReadyOrder(db, this.buckets);
-    this.bulkExpiry = new BulkExpiry(db, this.buckets);
+    const rows = new RowCache();
+    this.rows = rows;
+    this.messages = new MessageStore(db, this.buckets, rows);
+    this.readyOrder = new ReadyOrder(db, this.buckets, rows);
+    this.bulkExpiry = new BulkExpiry(db, this.buckets, rows);
     this.queues = new QueueStore(db);
     this.network = new NetworkConfigStore(db);
     this.delivery = new NetworkDeliveryStore(db, this.buckets);
@@ -67,7 +71,14 @@ export class Store {
    * `sync` or `syncNow` (open-database.ts: synchronous = NORMAL).
    */
   transaction<T>(work: () => T): T {
-    return this.runInTransaction(work) as T;
+    try {
+      return this.runInTransaction(work) as T;
+    } catch (error) {
+      // Rows it inserted were rolled back: the row cache forgets everything rather than hold them as phantoms.
+      this.rows.clear('main');
+      this.rows.clear('mem');
+      throw error;
+    }
   }
 
   /**

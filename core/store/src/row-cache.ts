@@ -1,0 +1,83 @@
+/**
+ * Rows this store wrote and has not changed since, kept so that a receive need not read them back (issue 11:
+ * reading a whole row — 32 columns made JavaScript values, the body copied into a Buffer — was the largest
+ * single cost of a streamed or single receive, 7–12 µs of its 45–60).
+ *
+ * It holds a row exactly as the statement that wrote it bound it, in MESSAGE_COLUMNS order, so a hit gives
+ * what a read would. Every statement that changes or deletes a row forgets it first (message-store.ts,
+ * bulk-expiry.ts): a forgotten row is read from SQLite again, so forgetting too much costs time, never
+ * correctness. A row inserted by a transaction that then rolls back stays as a phantom, but nothing asks for
+ * it: rows are looked up only by lookup IDs the caller has just found in the store, and a lookup ID written
+ * again replaces the phantom.
+ *
+ * When full it takes no more rows rather than dropping old ones: receives take a queue's oldest messages
+ * first, so the rows it already holds are the ones asked for next.
+ */
+import type { MessageTable } from './records.js';
+
+/** What the rows held may add up to, in estimated bytes (bodies plus a fixed cost per row). */
+export const ROW_CACHE_BYTES = 64 * 1024 * 1024;
+/** The fixed cost of one row held: its array, the row's strings and the map's entry, about. */
+const ROW_OVERHEAD_BYTES = 512;
+const BODY_COLUMN = 7;
+
+export class RowCache {
+  readonly #rows: Record<MessageTable, Map<number, readonly unknown[]>> = { main: new Map(), mem: new Map() };
+  #bytes = 0;
+
+  constructor(private readonly maxBytes: number = ROW_CACHE_BYTES) {}
+
+  /** Holds a row as written (MESSAGE_COLUMNS order, the bucket as queue_id); the caller never changes it after. */
+  put(table: MessageTable, lookupId: number, row: readonly unknown[]): void {
+    const rows = this.#rows[table];
+    const held = rows.get(lookupId);
+    if (held) this.#bytes -= costOf(held);
+    const cost = costOf(row);
+    if (this.#bytes + cost > this.maxBytes) {
+      rows.delete(lookupId);
+      return;
+    }
+    rows.set(lookupId, row);
+    this.#bytes += cost;
+  }
+
+  /** A copy of the row held for a lookup ID (its queue_id may be rewritten by the caller), or undefined. */
+  get(table: MessageTable, lookupId: number): unknown[] | undefined {
+    return this.#rows[table].get(lookupId)?.slice();
+  }
+
+  forget(table: MessageTable, lookupId: number): void {
+    const rows = this.#rows[table];
+    const held = rows.get(lookupId);
+    if (!held) return;
+    rows.delete(lookupId);
+    this.#bytes -= costOf(held);
+  }
+
+  forgetMany(table: MessageTable, lookupIds: Iterable<number>): void {
+    for (const id of lookupIds) this.forget(table, id);
+  }
+
+  forgetRange(table: MessageTable, first: number, last: number): void {
+    const rows = this.#rows[table];
+    // A range can be far wider than the rows held: walk whichever is smaller.
+    if (last - first + 1 <= rows.size) for (let id = first; id <= last; id++) this.forget(table, id);
+    else for (const id of [...rows.keys()]) if (id >= first && id <= last) this.forget(table, id);
+  }
+
+  /** Forgets every row of a table: after a statement that rewrites rows it does not name one by one. */
+  clear(table: MessageTable): void {
+    for (const row of this.#rows[table].values()) this.#bytes -= costOf(row);
+    this.#rows[table].clear();
+  }
+
+  /** Rows held and their estimated bytes (tests, memory figures). */
+  get size(): { rows: number; bytes: number } {
+    return { rows: this.#rows.main.size + this.#rows.mem.size, bytes: this.#bytes };
+  }
+}
+
+function costOf(row: readonly unknown[]): number {
+  const body = row[BODY_COLUMN] as { length?: number } | null | undefined;
+  return ROW_OVERHEAD_BYTES + (body?.length ?? 0);
+}
