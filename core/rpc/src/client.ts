@@ -8,7 +8,7 @@ import { QkError, silentLogger, type Envelope } from '@qk/model';
 import { commonServerFrame, idOf, parseJson, serverFrameSchema } from './frames.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { describeFailure, type RpcLogger } from './logger.js';
-import type { FrameSink, FrameTransport } from './transport.js';
+import type { FrameSink, FrameTransport, SendOptions } from './transport.js';
 
 export interface RpcClientOptions {
   logger?: RpcLogger | undefined;
@@ -101,7 +101,8 @@ export class RpcClient implements FrameSink {
     const grant = (count: number): void => {
       const pending = this.#pending.get(started.id) ?? this.#queued.find((p) => p.id === started.id);
       if (!pending || count <= 0) return;
-      if (pending.sent) this.#post(JSON.stringify({ type: 'credit', id: pending.id, count }));
+      // Credit leaves at once: the service can take the next messages while this side handles the rest.
+      if (pending.sent) this.#post(JSON.stringify({ type: 'credit', id: pending.id, count }), { now: true });
       else pending.unsentCredit += count;
     };
     grant(options.credit);
@@ -270,8 +271,8 @@ export class RpcClient implements FrameSink {
       this.#sendCall(this.#queued.shift() as Pending);
   }
 
-  #post(text: string): void {
-    this.#transport.send(text).catch((error: unknown) => {
+  #post(text: string, options?: SendOptions): void {
+    this.#transport.send(text, options).catch((error: unknown) => {
       this.#log.info(describeFailure(error), 'a frame could not be sent');
     });
   }

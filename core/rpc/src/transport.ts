@@ -3,12 +3,20 @@
  * the network) the peer link. Frames are JSON text. The transport pushes what it reads into a FrameSink.
  */
 
+export interface SendOptions {
+  /**
+   * Leave now rather than with the frames of the rest of this turn (a transport that gathers a turn's frames
+   * into one write): credit, which lets the other side work while this one still has its own to do.
+   */
+  now?: boolean | undefined;
+}
+
 export interface FrameTransport {
   /**
    * Sends one frame. Resolves once the transport has taken it over (written to the socket, posted to the
    * other process); rejects when it cannot (the connection is closed or failed).
    */
-  send(text: string): Promise<void>;
+  send(text: string, options?: SendOptions): Promise<void>;
   /** Bytes handed over but not yet written out: how far the reader is behind (0 where it cannot tell). */
   bufferedBytes(): number;
   /** Stops or resumes reading the peer's frames (backpressure); a no-op where the transport cannot. */

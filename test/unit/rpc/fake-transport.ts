@@ -1,5 +1,5 @@
 /** In-memory transports for the protocol's unit tests (the real ones are tested against a real socket). */
-import type { FrameSink, FrameTransport } from '@qk/rpc';
+import type { FrameSink, FrameTransport, SendOptions } from '@qk/rpc';
 
 /** What the tests read of a sent frame. */
 export interface SeenFrame {
@@ -12,6 +12,8 @@ export interface SeenFrame {
 /** One end of a connection: records what it sends; the test decides how far behind its reader is. */
 export class FakeTransport implements FrameTransport {
   readonly sent: string[] = [];
+  /** The frames sent to leave at once (`now`), in order. */
+  readonly sentNow: string[] = [];
   buffered = 0;
   reading = true;
   closedWith: { code: number; reason: string } | undefined;
@@ -23,9 +25,10 @@ export class FakeTransport implements FrameTransport {
   holdSends = false;
   private readonly pending: { resolve: () => void; reject: (error: Error) => void }[] = [];
 
-  send(text: string): Promise<void> {
+  send(text: string, options?: SendOptions): Promise<void> {
     if (this.failSends || this.closedWith) return Promise.reject(new Error('socket closed'));
     this.sent.push(text);
+    if (options?.now) this.sentNow.push(text);
     const peer = this.peer;
     if (peer) queueMicrotask(() => peer.frame(text));
     if (this.holdSends) return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));

@@ -54,6 +54,11 @@ describe('streamed calls', () => {
     expect(result).toEqual({ ok: true, value: { sent: 5 } });
     const kinds = toClient.frames().map((f) => f.type);
     expect(kinds).toEqual(['item', 'item', 'item', 'item', 'item', 'result']);
+    // Credit does not wait for the rest of the client's turn: the service can go on while the client works.
+    expect(toServer.sentNow.map((text) => JSON.parse(text) as unknown)).toEqual([
+      { type: 'credit', id: stream.id, count: 2 },
+      { type: 'credit', id: stream.id, count: 3 },
+    ]);
   });
 
   test('without credit nothing is prepared, and preparing past the credit is refused', async () => {
