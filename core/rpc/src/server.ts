@@ -253,18 +253,15 @@ class RpcServerConnection implements FrameSink {
     let envelope: Envelope<unknown>;
     try {
       if (this.#handler.isDestructive?.(call.op)) await this.#roomToDeliver(call);
-      envelope = await this.#handler.call(call.op, input ?? {}, {
-        get signal() {
-          return signalOf(call);
-        },
-        deliver: (value) => this.#deliver(call, value),
-        id: call.id,
-        stream: {
+      envelope = await this.#handler.call(
+        call.op,
+        input ?? {},
+        new CallContext(call, (value) => this.#deliver(call, value), {
           credit: () => call.credit,
           ready: () => this.#streamReady(call),
           prepare: (value) => this.#prepareItem(call, value),
-        },
-      });
+        }),
+      );
     } catch (error) {
       const known = error instanceof QkError;
       if (!known) this.#log.error({ ...this.#context(call), ...describeFailure(error) }, 'call failed unexpectedly');
@@ -487,6 +484,26 @@ class RpcServerConnection implements FrameSink {
       ...(this.#connection ? { connection: this.#connection } : {}),
       ...(call ? { callId: call.id, op: call.op } : {}),
     };
+  }
+}
+
+/**
+ * What a handler gets of its call. A class, for its getter: an object literal with a getter took V8 about
+ * 0.6 µs to make, for every call (issue 11).
+ */
+class CallContext implements RpcCallContext {
+  constructor(
+    private readonly call: Call,
+    readonly deliver: RpcCallContext['deliver'],
+    readonly stream: RpcStream,
+  ) {}
+
+  get signal(): AbortSignal {
+    return signalOf(this.call);
+  }
+
+  get id(): number {
+    return this.call.id;
   }
 }
 

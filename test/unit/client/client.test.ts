@@ -115,6 +115,25 @@ describe('QkClient against a real service', () => {
     await client.close();
   });
 
+  it('stops a waiting receive and receiveBatch over WebSocket when the signal aborts; neither takes a later message', async () => {
+    const client = await QkClient.connect({ url: service.url, token: service.token, transport: 'ws' });
+    try {
+      const path = '.\\private$\\client-abort-ws';
+      await client.queueCreate({ path });
+      for (const op of ['receive', 'receiveBatch'] as const) {
+        const aborter = new AbortController();
+        const input = op === 'receive' ? { path, timeoutMs: 10_000 } : { path, timeoutMs: 10_000, max: 10 };
+        const pending = client.call(op, input, { signal: aborter.signal });
+        setTimeout(() => aborter.abort(), 100);
+        await expect(pending).rejects.toMatchObject({ code: 'OPERATION_CANCELLED' });
+      }
+      await client.send({ path, message: { body: 'after the cancels' } });
+      expect((await client.queueShow({ path })).messageCount).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('splits a long HTTP wait into rounds, still timing out at the end and still taking a late message', async () => {
     const setup = await QkClient.connect({ url: service.url, token: service.token });
     const path = '.\\private$\\client-rounds';

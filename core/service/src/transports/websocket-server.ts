@@ -8,10 +8,10 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WEBSOCKET_PATH, type QkEvent } from '@qk/api';
-import { BATCH_REPLY_LIMIT, serveRpc, type RpcLogger } from '@qk/rpc';
+import { BATCH_REPLY_LIMIT, serveRpc, type RpcCallContext, type RpcLogger } from '@qk/rpc';
 import { wsTransport } from '@qk/rpc/node';
 import type { ServiceHost } from '../host/host.js';
-import { DELIVERING_OPERATIONS } from '../host/handlers.js';
+import { DELIVERING_OPERATIONS, type CallContext } from '../host/handlers.js';
 import { bearerToken } from '../host/token.js';
 
 const HEARTBEAT_MS = 30_000;
@@ -140,16 +140,7 @@ function serveConnection(
     authenticate: authenticated ? undefined : (token) => options.accepts(token),
     handler: {
       async call(op, input, context) {
-        const envelope = await host.call(op, input, {
-          // Read only by the calls that use it: the connection makes a call's AbortController on demand.
-          get signal() {
-            return context.signal;
-          },
-          connectionId,
-          deliver: context.deliver,
-          replyLimit: BATCH_REPLY_LIMIT,
-          stream: { id: context.id, reader: context.stream },
-        });
+        const envelope = await host.call(op, input, new SocketCallContext(context, connectionId));
         // A transaction begun while the socket was closing would otherwise be orphaned.
         if (closed) host.transactions.connectionClosed(connectionId);
         return envelope;
@@ -167,4 +158,27 @@ function serveConnection(
   ws.on('error', (error) => {
     options.logger.info({ connection: connectionId, err: { message: error.message } }, 'WebSocket error');
   });
+}
+
+/**
+ * A call's context as the host takes it. The signal is read only by the calls that use it (the connection makes a
+ * call's AbortController on demand); a class, because an object literal with that getter took V8 about 0.6 µs
+ * to make, for every call (issue 11).
+ */
+class SocketCallContext implements CallContext {
+  readonly deliver: CallContext['deliver'];
+  readonly replyLimit = BATCH_REPLY_LIMIT;
+  readonly stream: CallContext['stream'];
+
+  constructor(
+    private readonly rpc: RpcCallContext,
+    readonly connectionId: string,
+  ) {
+    this.deliver = rpc.deliver;
+    this.stream = { id: rpc.id, reader: rpc.stream };
+  }
+
+  get signal(): AbortSignal {
+    return this.rpc.signal;
+  }
 }
