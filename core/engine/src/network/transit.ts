@@ -19,7 +19,14 @@ export function enteredOutgoing(core: Core, message: StoredMessage, group: strin
   if (!queue) return;
   const sequence = nextSequence(core, queue.nameKey);
   // Its previous number is worked out each time it leaves (Outbound's leases), from what is still here then.
-  putTransit(core, message.table, { lookupId: message.lookupId, hops: 0, ...sequence, group, previous: null });
+  putTransit(core, message.table, {
+    lookupId: message.lookupId,
+    hops: 0,
+    stream: sequence.stream,
+    seq: sequence.seq,
+    group,
+    previous: null,
+  });
 }
 
 /** Takes the next number of the stream to a destination queue (the outgoing queue's name key). */
@@ -27,7 +34,7 @@ function nextSequence(core: Core, destKey: string): { stream: string; seq: numbe
   const current = core.store.delivery.seqOut(destKey);
   const record = current ?? { destKey, stream: randomUUID(), nextSeq: 1, acked: 0 };
   // The row rolls back with the unit of work, so a refused send never burns a number.
-  core.store.delivery.putSeqOut({ ...record, nextSeq: record.nextSeq + 1 });
+  core.store.delivery.putSeqOut({ destKey, stream: record.stream, nextSeq: record.nextSeq + 1, acked: record.acked });
   return { stream: record.stream, seq: record.nextSeq };
 }
 

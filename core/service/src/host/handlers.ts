@@ -147,12 +147,12 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       touch(input.transaction);
       return { messages };
     },
-    peek: async (input, { signal }) => engine().peek({ ...input, signal }),
+    peek: async (input, context) => engine().peek(withCall(input, context, {})),
     cursorOpen: async ({ path }) => ({ cursor: engine().openCursor(path) }),
-    cursorPeek: async (input, { signal }) => engine().cursorPeek({ ...input, signal }),
-    cursorReceive: async (input, { signal, deliver }) => {
+    cursorPeek: async (input, context) => engine().cursorPeek(withCall(input, context, {})),
+    cursorReceive: async (input, context) => {
       touch(input.transaction);
-      const message = await engine().cursorReceive({ ...input, signal, deliver });
+      const message = await engine().cursorReceive(withCall(input, context, { deliver: context.deliver }));
       touch(input.transaction);
       return message;
     },
