@@ -272,7 +272,7 @@ describe('answers wait for the disk', () => {
     await expect(answer).resolves.toBe('ok');
   });
 
-  test('commits made while a sync is on its way share the next one', async () => {
+  test('durable work queued while a sync is on its way waits for it, then is committed together and shares the next sync', async () => {
     const syncs = holdSyncs();
     const first = runner.runDurable(write('a'));
     await turn();
@@ -280,14 +280,50 @@ describe('answers wait for the disk', () => {
     await turn();
     const third = runner.runDurable(write('c'));
     await turn();
-    expect(commits).toBe(3);
-    expect(syncs.calls).toBe(1); // b and c wait for the sync of a to end
+    // Committing b and c now would answer them no sooner (the next sync begins after this one): they wait.
+    expect(commits).toBe(1);
+    expect(stored('b') || stored('c')).toBe(false);
+    expect(syncs.calls).toBe(1);
     syncs.finish();
     await first;
+    expect(commits).toBe(2);
+    expect(stored('b') && stored('c')).toBe(true);
     expect(await settled(second)).toBe(false);
     expect(syncs.calls).toBe(2);
     syncs.finish();
     await expect(Promise.all([second, third])).resolves.toEqual([undefined, undefined]);
+  });
+
+  test('a removal answered on commit does not wait for the sync on its way, and takes the waiting work with it', async () => {
+    const syncs = holdSyncs();
+    const first = runner.runDurable(write('a'));
+    await turn();
+    const send = runner.runDurable(write('b'));
+    await turn();
+    expect(commits).toBe(1);
+    const removal = runner.runDurable(() => (write('received')(), 'removed'), { answerOnCommit: true });
+    await expect(removal).resolves.toBe('removed');
+    expect(commits).toBe(2);
+    expect(stored('b')).toBe(true);
+    expect(await settled(send)).toBe(false); // b is answered after a sync that began after its commit
+    syncs.finish();
+    await first;
+    syncs.finish();
+    await send;
+  });
+
+  test('close commits durable work that was waiting for the sync on its way', async () => {
+    const syncs = holdSyncs();
+    const first = runner.runDurable(write('a'));
+    await turn();
+    const waiting = runner.runDurable(write('b'));
+    await turn();
+    expect(stored('b')).toBe(false);
+    runner.close();
+    expect(stored('b')).toBe(true);
+    await expect(waiting).resolves.toBeUndefined();
+    syncs.finish();
+    await first;
   });
 
   test('answerOnCommit: the removal of a receive is answered in the turn of its commit, before the sync', async () => {
