@@ -53,10 +53,6 @@ export class UnitRunner {
   /** Committed parts whose answers wait for the next sync. */
   private unsynced: Unsynced[] = [];
   private syncing = false;
-  /** Durable work waits for the sync on its way to end (flush). */
-  private flushAfterSync = false;
-  /** Pending parts answered on commit: they do not wait for a sync. */
-  private answeredOnCommit = 0;
   /** Set once a sync failed: what the disk holds is no longer known, so no more durable work is taken. */
   private diskFailure: QkError | null = null;
 
@@ -104,7 +100,6 @@ export class UnitRunner {
         resolve: resolve as (value: unknown) => void,
         reject,
       });
-      if (options.answerOnCommit === true) this.answeredOnCommit++;
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.flush());
@@ -122,9 +117,9 @@ export class UnitRunner {
     // the one on its way ends: committing now would answer nobody sooner, only make more and smaller commits
     // (at 5,000 sends a second, one commit each). It waits for that sync — unless a part is answered on commit
     // (a receive's removal): one queued meanwhile schedules a flush that commits at once, taking the rest along.
-    if (this.syncing && this.answeredOnCommit === 0) {
+    // Waiting work is what is pending while no flush is scheduled: the sync's end commits it.
+    if (this.syncing && !this.pending.some((item) => item.answerOnCommit)) {
       this.scheduled = false;
-      this.flushAfterSync = true;
       return;
     }
     this.commitPending();
@@ -133,7 +128,6 @@ export class UnitRunner {
 
   /** Commits and syncs everything queued, answering every caller; then refuses new work. */
   close(): void {
-    this.flushAfterSync = false;
     this.commitPending();
     // The sync on its way (if any) answers its own parts; the rest are put on disk here, before the store closes.
     const rest = this.unsynced;
@@ -151,7 +145,6 @@ export class UnitRunner {
 
   private commitPending(): void {
     this.scheduled = false;
-    this.answeredOnCommit = 0;
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, MAX_BATCH);
       this.commitBatch(batch);
@@ -210,10 +203,8 @@ export class UnitRunner {
       this.syncing = false;
       if (error) this.failSync(covered, error);
       else for (const { item, value } of covered) item.resolve(value);
-      if (this.flushAfterSync) {
-        this.flushAfterSync = false;
-        this.flush();
-      } else this.startSync();
+      if (this.pending.length > 0 && !this.scheduled) this.flush();
+      else this.startSync();
     });
   }
 
