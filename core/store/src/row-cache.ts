@@ -6,9 +6,8 @@
  * It holds a row exactly as the statement that wrote it bound it, in MESSAGE_COLUMNS order, so a hit gives
  * what a read would. Every statement that changes or deletes a row forgets it first (message-store.ts,
  * bulk-expiry.ts): a forgotten row is read from SQLite again, so forgetting too much costs time, never
- * correctness. A row inserted by a transaction that then rolls back stays as a phantom, but nothing asks for
- * it: rows are looked up only by lookup IDs the caller has just found in the store, and a lookup ID written
- * again replaces the phantom.
+ * correctness. A transaction that fails makes the store forget every row (store.ts), so a row whose insert
+ * rolled back is never given.
  *
  * When full it takes no more rows rather than dropping old ones: receives take a queue's oldest messages
  * first, so the rows it already holds are the ones asked for next.
@@ -65,10 +64,11 @@ export class RowCache {
     else for (const id of [...rows.keys()]) if (id >= first && id <= last) this.forget(table, id);
   }
 
-  /** Forgets every row of a table: after a statement that rewrites rows it does not name one by one. */
-  clear(table: MessageTable): void {
-    for (const row of this.#rows[table].values()) this.#bytes -= costOf(row);
-    this.#rows[table].clear();
+  /** Forgets every row. */
+  clear(): void {
+    this.#rows.main.clear();
+    this.#rows.mem.clear();
+    this.#bytes = 0;
   }
 
   /** Rows held and their estimated bytes (tests, memory figures). */

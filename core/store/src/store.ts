@@ -75,8 +75,7 @@ export class Store {
       return this.runInTransaction(work) as T;
     } catch (error) {
       // Rows it inserted were rolled back: the row cache forgets everything rather than hold them as phantoms.
-      this.rows.clear('main');
-      this.rows.clear('mem');
+      this.rows.clear();
       throw error;
     }
   }

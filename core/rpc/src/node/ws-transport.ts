@@ -30,13 +30,6 @@ export function wsTransport(ws: WebSocket): FrameTransport & { attach(sink: Fram
 }
 
 /**
- * Frames sent in the same turn of the event loop leave together, FRAMES_PER_WRITE to a write: a group commit
- * answers thousands of sends at once, and one system call per reply was the service's largest single cost (W5,
- * issue 11). The socket is corked at the first frame and uncorked at every FRAMES_PER_WRITE-th and once the
- * turn's callbacks and promise jobs have run, so nothing waits for a later turn; a frame sent `now` takes what
- * is held with it at once. `ws` does not expose its socket; without one, frames go one by one.
- */
-/**
  * Frames one write carries at most. Holding a whole turn made the two ends take turns: a hundred replies left in
  * one write only once all were made, and the client sent its next hundred calls only once it had read them all,
  * each side idle while the other worked. In parts of 32 (8 to 64 measured alike) they overlap: W2's 100 sends in
@@ -45,6 +38,13 @@ export function wsTransport(ws: WebSocket): FrameTransport & { attach(sink: Fram
  */
 export const FRAMES_PER_WRITE = 32;
 
+/**
+ * Frames sent in the same turn of the event loop leave together, FRAMES_PER_WRITE to a write: a group commit
+ * answers thousands of sends at once, and one system call per reply was the service's largest single cost (W5,
+ * issue 11). The socket is corked at the first frame and uncorked at every FRAMES_PER_WRITE-th and once the
+ * turn's callbacks and promise jobs have run, so nothing waits for a later turn; a frame sent `now` takes what
+ * is held with it at once. `ws` does not expose its socket; without one, frames go one by one.
+ */
 function frameCoalescer(ws: WebSocket): { hold(): void; sent(now: boolean): void } {
   let corked: Socket | null = null;
   let held = 0;
