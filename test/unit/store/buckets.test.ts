@@ -3,58 +3,28 @@
  * every statement that reads messages, rows stored afterwards are the queue's, held rows moved back stay, the
  * dead rows are handed out in chunks, and all of it survives closing and opening the store again.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { Store, type MessageRecord, type MessageTable } from '@qk/store';
+import { messageRecord, tempDirs } from './fixtures.js';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qk-buckets-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs('qk-buckets-');
 
 const QUEUE = 7;
 
 function record(lookupId: number, extra: Partial<MessageRecord> = {}): MessageRecord {
-  return {
-    lookupId,
-    queueId: QUEUE,
-    status: 1,
-    priority: 3,
-    msgId: `{a}\\${lookupId}`,
-    classCode: 0,
-    label: `m${lookupId}`,
+  return messageRecord(lookupId, QUEUE, {
     body: Buffer.from('x'),
-    size: 130,
     bodySize: 1,
-    delivery: 1,
-    journal: 0,
-    ack: 0,
-    adminQueue: null,
-    responseQueue: null,
     destQueue: 'q',
     correlationId: 'c',
-    appSpecific: 0,
-    sourceMachine: 'A',
-    sourceMachineId: 'a',
     sentMs: 1,
     arrivedMs: 1,
     timerBaseMs: 1,
     ttrq: 1,
     ttbr: 10,
     expiresMs: 10_000,
-    transactional: false,
-    conversation: null,
-    moveCount: 0,
-    abortCount: 0,
-    lastMoveMs: null,
-    deadLetterQueue: null,
     ...extra,
-  };
+  });
 }
 
 const ids = (store: Store): number[] => store.messages.firstReady(QUEUE, 100).map((m) => m.lookupId);

@@ -7,26 +7,20 @@
  * starts writing the WAL from its beginning again, which it does only once a checkpoint has copied all of it.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { Store, STORE_FILE } from '@qk/store';
 import { BACKSTOP_PAGES, RESTART_PAGES } from '../../../core/store/src/checkpointer.js';
+import { tempDirs } from './fixtures.js';
 
 const PAGE = 4096;
 /** A WAL frame: its 24-byte header and the page. */
 const FRAME = PAGE + 24;
 const VALUE = 'v'.repeat(1500);
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qk-checkpointer-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs('qk-checkpointer-');
 
 const walFile = (dir: string): string => path.join(dir, `${STORE_FILE}-wal`);
 

@@ -3,61 +3,18 @@
  * the same store opened again, whose cache is empty — after every statement that changes rows, and a row a
  * rolled-back transaction inserted is not given at all.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { Store, type MessageRecord, type StoredMessage } from '@qk/store';
 import { RowCache } from '../../../core/store/src/row-cache.js';
+import { messageRecord, tempDirs } from './fixtures.js';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qk-row-cache-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs('qk-row-cache-');
 
 const QUEUE = 7;
 const OTHER = 8;
 
-function record(lookupId: number, extra: Partial<MessageRecord> = {}): MessageRecord {
-  return {
-    lookupId,
-    queueId: QUEUE,
-    status: 1,
-    priority: 3,
-    msgId: `{a}\\${lookupId}`,
-    classCode: 0,
-    label: `m${lookupId}`,
-    body: Buffer.from(`body ${lookupId}`),
-    size: 130,
-    bodySize: 6,
-    delivery: 1,
-    journal: 0,
-    ack: 0,
-    adminQueue: null,
-    responseQueue: null,
-    destQueue: '.\\private$\\q',
-    correlationId: null,
-    appSpecific: 0,
-    sourceMachine: 'A',
-    sourceMachineId: 'a',
-    sentMs: 1_000,
-    arrivedMs: 1_001,
-    timerBaseMs: 1_001,
-    ttrq: 345_600,
-    ttbr: null,
-    expiresMs: null,
-    transactional: false,
-    conversation: null,
-    moveCount: 0,
-    abortCount: 0,
-    lastMoveMs: null,
-    deadLetterQueue: null,
-    ...extra,
-  };
-}
+const record = (lookupId: number, extra: Partial<MessageRecord> = {}): MessageRecord =>
+  messageRecord(lookupId, QUEUE, extra);
 
 /** A plain row (the short insert), one with every column set, and edge values (empty body and label). */
 const VARIANTS: MessageRecord[] = [

@@ -1,17 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, expect, test, vi } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { LATEST_SCHEMA_VERSION, Store, STORE_FILE } from '@qk/store';
+import { tempDirs } from './fixtures.js';
 
-const dirs: string[] = [];
-const tempDir = (): string => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'qk-store-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const tempDir = tempDirs('qk-store-');
 
 test('a new store is created at the latest schema version in WAL mode', () => {
   const dir = tempDir();
