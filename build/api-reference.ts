@@ -151,6 +151,9 @@ function typeText(schema: z.ZodType, depth = 0): string {
     }
     case 'number':
       return (schema as unknown as { isInt?: boolean }).isInt ? 'integer' : 'number';
+    // A value the contract checks elsewhere (sendEach's sends are each checked as a send) says what it is.
+    case 'unknown':
+      return schema.description ?? 'unknown';
     default:
       return def.type;
   }

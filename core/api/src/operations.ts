@@ -10,6 +10,7 @@ import {
   browseFilterSchema,
   browseSortSchema,
   computerNameSchema,
+  errorBodySchema,
   errorCodeSchema,
   exportedMessageSchema,
   messageIdSchema,
@@ -135,6 +136,28 @@ export const operations = {
     output: z.object({ ids: z.array(messageIdSchema).max(Bounds.BATCH) }),
     admin: false,
     summary: 'Sends many messages in one call; all are accepted or none is.',
+  }),
+  sendEach: op({
+    // Each send is checked as `send` checks it, on its own: one bad send fails alone, as it would as a call.
+    input: z.object({
+      sends: z
+        .array(z.unknown().describe('{path, message, transaction?, transactional?}'))
+        .min(1)
+        .max(Bounds.SEND_EACH),
+    }),
+    output: z.object({
+      results: z
+        .array(
+          z.discriminatedUnion('ok', [
+            z.object({ ok: z.literal(true), value: z.object({ id: messageIdSchema }) }),
+            z.object({ ok: z.literal(false), error: errorBodySchema }),
+          ]),
+        )
+        .max(Bounds.SEND_EACH),
+    }),
+    admin: false,
+    summary:
+      'Many sends in one call, each as its own `send` (the same input, checks and error): a result per send, in order. Not all-or-nothing, unlike sendBatch.',
   }),
   receive: op({
     input: z.object({

@@ -71,6 +71,8 @@ export const Bounds = {
   FILTER_TEXT: 1_024,
   /** Messages, lookup IDs or receives in one call. */
   BATCH: 10_000,
+  /** Sends carried by one sendEach call: what a client has in flight on one connection (the service takes 256 calls). */
+  SEND_EACH: 1_000,
   /** Messages in one page of a browse. */
   PAGE: 1_000,
   /** A service's URL (`https://` + a 256-character host name + a port). */

@@ -30,6 +30,7 @@ export const OPERATION_NAMES = [
   'queuePurge',
   'send',
   'sendBatch',
+  'sendEach',
   'receive',
   'receiveBatch',
   'peek',

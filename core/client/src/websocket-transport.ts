@@ -8,6 +8,7 @@ import { eventSchema, WEBSOCKET_PATH, type QkEvent } from '@qk/api';
 import { QkError } from '@qk/model';
 import { RpcClient, type RpcStreamCall } from '@qk/rpc';
 import { wsTransport } from '@qk/rpc/node';
+import { SendCoalescer } from './send-coalescer.js';
 import { unreachable, unwrap, type Transport } from './transport.js';
 
 /** The WebSocket URL of a service URL. */
@@ -22,12 +23,14 @@ const MAX_INCOMING_FRAME_BYTES = 64 * 1024 * 1024;
 export class WebSocketTransport implements Transport {
   readonly #ws: WebSocket;
   readonly #rpc: RpcClient;
+  readonly #sends: SendCoalescer;
   #closed: Promise<void>;
 
   private constructor(ws: WebSocket) {
     this.#ws = ws;
     const transport = wsTransport(ws);
     this.#rpc = new RpcClient(transport);
+    this.#sends = new SendCoalescer(async (op, input) => unwrap(await this.#rpc.call(op, input)));
     this.#closed = new Promise((resolve) => ws.once('close', () => resolve()));
     ws.on('message', (data: Buffer) => this.#rpc.frame(data.toString('utf8')));
     ws.on('close', (code, reason) =>
@@ -80,6 +83,9 @@ export class WebSocketTransport implements Transport {
   }
 
   async call(op: string, input: unknown, signal?: AbortSignal): Promise<unknown> {
+    // A send that can be cancelled keeps a call of its own, so its cancel frame names it alone.
+    if (op === 'send' && signal === undefined) return this.#sends.send(input);
+    this.#sends.flush();
     return unwrap(await this.#rpc.call(op, input, signal));
   }
 
@@ -89,6 +95,7 @@ export class WebSocketTransport implements Transport {
     input: unknown,
     options: { credit: number; onItem: (value: unknown) => void; signal?: AbortSignal | undefined },
   ): RpcStreamCall {
+    this.#sends.flush();
     return this.#rpc.stream(op, input, options);
   }
 
@@ -112,6 +119,7 @@ export class WebSocketTransport implements Transport {
 
   async close(): Promise<void> {
     if (this.#ws.readyState === this.#ws.CLOSED) return;
+    this.#sends.flush();
     this.#ws.close(1000, 'client closing');
     const timer = setTimeout(() => this.#ws.terminate(), 1_000);
     await this.#closed;

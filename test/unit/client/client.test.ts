@@ -36,6 +36,35 @@ describe('QkClient against a real service', () => {
         }
       });
 
+      it('sendEach answers each send as its own send would: a refused one fails alone, the rest are sent in order', async () => {
+        const client = await QkClient.connect({ url: service.url, token: service.token, transport });
+        const path = `.\\private$\\client-each-${transport}`;
+        try {
+          await client.queueCreate({ path });
+          const { results } = await client.sendEach({
+            sends: [
+              { path, message: { body: 'first' } },
+              { path: '.\\private$\\client-each-missing', message: { body: 'lost' } },
+              { path, message: { body: 'long label', label: 'x'.repeat(251) } },
+              { path, message: 'not a message' },
+              { path, message: { body: 'second' } },
+            ],
+          });
+          expect(results.map((r) => (r.ok ? 'ok' : r.error.code))).toEqual([
+            'ok',
+            'QUEUE_NOT_FOUND',
+            'LABEL_TOO_LONG',
+            'INVALID_PARAMETER',
+            'ok',
+          ]);
+          const page = await client.browse({ path, includeBody: true });
+          expect(page.messages.map((m) => m.body)).toEqual(['first', 'second']);
+          expect(page.messages.map((m) => m.id)).toEqual(results.filter((r) => r.ok).map((r) => r.ok && r.value.id));
+        } finally {
+          await client.close();
+        }
+      });
+
       it('throws QkError with the service code', async () => {
         const client = await QkClient.connect({ url: service.url, token: service.token, transport });
         try {
@@ -80,6 +109,29 @@ describe('QkClient against a real service', () => {
       await Promise.all(sends);
       const bodies = (await Promise.all(receives)).map((m) => m.body).sort();
       expect(bodies).toEqual(Array.from({ length: 20 }, (_, i) => `m${i}`).sort());
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('sends in flight on one WebSocket are each answered as a send: the refused one alone fails, the rest arrive in order', async () => {
+    const client = await QkClient.connect({ url: service.url, token: service.token, transport: 'ws' });
+    const path = '.\\private$\\client-coalesced';
+    try {
+      await client.queueCreate({ path });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) =>
+          client.send({ path: i === 7 ? '.\\private$\\client-coalesced-missing' : path, message: { body: `m${i}` } }),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o.reason as QkError).code)).toEqual([
+        'QUEUE_NOT_FOUND',
+      ]);
+      expect((outcomes[7] as PromiseRejectedResult).reason).toBeInstanceOf(QkError);
+      const page = await client.browse({ path, includeBody: true, limit: 100 });
+      expect(page.messages.map((m) => m.body)).toEqual(
+        Array.from({ length: 30 }, (_, i) => `m${i}`).filter((body) => body !== 'm7'),
+      );
     } finally {
       await client.close();
     }

@@ -9,7 +9,7 @@ import {
   type WriteReply,
 } from '@qk/engine';
 import type { NetworkNode } from '@qk/network';
-import { QkError, type MessageInfo, type ServiceStatus } from '@qk/model';
+import { QkError, type Envelope, type MessageInfo, type ServiceStatus } from '@qk/model';
 import type { TransactionRegistry } from './transaction-registry.js';
 import type { StreamRegistry } from './stream-registry.js';
 
@@ -81,6 +81,8 @@ export interface HandlerHost {
   restart(): Promise<ServiceStatus>;
   readonly transactions: TransactionRegistry;
   readonly streams: StreamRegistry;
+  /** One operation as the host serves it (validation, the call log, the envelope): sendEach's sends go through it. */
+  call(op: OperationName, input: unknown, context: CallContext): Promise<Envelope<unknown>>;
 }
 
 /** Builds the handler table; every entry is async so sync engine throws become rejections. */
@@ -128,6 +130,13 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
       touch(transaction);
       return { ids: await engine().sendBatch(messages, transaction) };
     },
+    // Each send is the host's own `send` call, so it is checked, answered and logged exactly as one: started in
+    // order, its work joins the same group commit as the others' (unit-runner.ts), and one refused send fails alone.
+    sendEach: async ({ sends }, context) => ({
+      results: (await Promise.all(
+        sends.map((send) => host.call('send', send, context)),
+      )) as OperationOutput<'sendEach'>['results'],
+    }),
     // Receives read the call's signal only if they wait (prepareDelivery): it is made on first read.
     receive: async (input, context) => {
       touch(input.transaction);

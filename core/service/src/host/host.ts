@@ -93,6 +93,7 @@ export class ServiceHost {
       restart: () => this.restart(),
       transactions: this.transactions,
       streams: this.streams,
+      call: (op, input, context) => this.call(op, input, context),
     });
     this.handlers = Object.fromEntries(
       Object.entries(this.#contextual).map(([name, handler]) => [name, (input: never) => handler(input, {})]),
