@@ -83,7 +83,13 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
 }
 
 /** Removes a message row; `retain` keeps it with status 0 instead (retention, seed 002). */
-export function unplace(core: Core, message: StoredMessage, retainAs: number | null = null): void {
+export function unplace(
+  core: Core,
+  message: StoredMessage,
+  retainAs: number | null = null,
+  /** Its row was deleted already, with others in one statement (removeReceived): only the bookkeeping is left. */
+  rowDeleted = false,
+): void {
   const queue = core.registry.get(message.queueId);
   if (retainAs !== null) {
     core.store.messages.setStatus(message.table, message.lookupId, retainAs);
@@ -97,7 +103,7 @@ export function unplace(core: Core, message: StoredMessage, retainAs: number | n
       core.traffic(message.queueId, 0, -delta, 0);
     });
   } else {
-    if (!core.store.messages.remove(message.table, message.lookupId)) {
+    if (!rowDeleted && !core.store.messages.remove(message.table, message.lookupId)) {
       throw new QkError(
         'QUEUE_DELETED',
         `The message ${message.msgId} was removed (its queue was deleted) while it was being received.`,

@@ -36,7 +36,7 @@ import { StreamConsumer, type StreamHost } from './consumer.js';
 import { addSends, TransactionTable, type PendingSend, type Transaction } from './transactions.js';
 import { countFitting, prepareDelivery } from './delivery.js';
 import { type makeDraft, type Draft } from './drafts.js';
-import { removeMessage } from './removal.js';
+import { removeMessage, removeReceived } from './removal.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
@@ -783,7 +783,7 @@ class QueueManager implements QueueManagerApi {
         durable,
         () => {
           // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
-          for (const m of messages) removeMessage(this.core, m, 'received');
+          removeReceived(this.core, messages);
         },
         true,
       );

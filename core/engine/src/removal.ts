@@ -25,30 +25,72 @@ const isDestinationQueue = (q: { kind: QueueKind }): boolean =>
  * next hop, a failure reported by a routing server), leaves owing nothing more (R-A5, R-A11: one NACK per
  * failure).
  */
-export function removeMessage(core: Core, message: StoredMessage, reason: MessageRemovalReason, owed = true): void {
+export function removeMessage(
+  core: Core,
+  message: StoredMessage,
+  reason: MessageRemovalReason,
+  owed = true,
+  /** Its row was deleted already (removeReceived); everything else is done here as for any other. */
+  rowDeleted = false,
+): void {
   const queue = core.registry.get(message.queueId);
   if (!queue) return;
   const path = core.registry.pathOf(queue);
   const ready = message.status === MessageStatus.READY;
-  // A subqueue keeps its queue's retention and journal (R-S4, R-T5).
-  const owner = core.registry.ownerOf(queue);
-  const retains = reason === 'received' && isDestinationQueue(queue) && owner.retention;
+  const retains = reason === 'received' && retainsReceived(core, queue);
   if (reason === 'received' && isDestinationQueue(queue)) {
+    // A subqueue keeps its queue's retention and journal (R-S4, R-T5).
+    const owner = core.registry.ownerOf(queue);
     // Seed 002: with retention on, a received message stays with status 0, never receivable again.
-    unplace(core, message, retains ? MessageStatus.RETAINED_RECEIVED : null);
+    unplace(core, message, retains ? MessageStatus.RETAINED_RECEIVED : null, rowDeleted);
     journalReceived(core, message, owner);
     acknowledge(core, message, MessageClass.ACK_RECEIVE); // R-A3
     // R-D2: the source of a transactional message from another computer hears that it was received.
     if (message.transactional && message.sourceMachineId.toLowerCase() !== core.identity.id.toLowerCase())
       oweFinal(core, message, MessageClass.ACK_RECEIVE);
   } else {
-    unplace(core, message);
+    unplace(core, message, null, rowDeleted);
     if (ready && owed) owe(core, message, queue.kind, reason);
   }
   const emitted = retains ? 'retained' : reason;
   core.effects.afterCommit(() =>
     core.emit({ type: 'messageRemoved', path, lookupId: message.lookupId, reason: emitted }),
   );
+}
+
+/** Seed 002: a destination queue with retention on (its own or, for a subqueue, its queue's) keeps what is received. */
+function retainsReceived(core: Core, queue: QueueRecord): boolean {
+  return isDestinationQueue(queue) && core.registry.ownerOf(queue).retention;
+}
+
+/**
+ * Received messages leave exactly as removeMessage(m, 'received') makes each leave — journal copies,
+ * acknowledgments, counters and events, message by message in order — but the rows of those not retained are
+ * deleted first in one statement per table (runs of consecutive lookup IDs: a stream's round or a receiveBatch
+ * takes them in queue order), instead of a DELETE each (issue 11). Throws, as a single removal would, when one
+ * of them is gone (its queue was deleted meanwhile); the unit of work then leaves every one where it was.
+ */
+export function removeReceived(core: Core, messages: readonly StoredMessage[]): void {
+  if (messages.length < 2) {
+    for (const m of messages) removeMessage(core, m, 'received');
+    return;
+  }
+  const deleted = new Set<StoredMessage>();
+  for (const table of ['main', 'mem'] as const) {
+    const rows = messages.filter((m) => {
+      const queue = core.registry.get(m.queueId);
+      return m.table === table && queue !== undefined && !retainsReceived(core, queue);
+    });
+    if (rows.length === 0) continue;
+    const removed = core.store.messages.removeMany(
+      table,
+      rows.map((m) => m.lookupId),
+    );
+    if (removed !== rows.length)
+      throw new QkError('QUEUE_DELETED', 'A message was removed (its queue was deleted) while it was being received.');
+    for (const m of rows) deleted.add(m);
+  }
+  for (const m of messages) removeMessage(core, m, 'received', true, deleted.has(m));
 }
 
 /**
