@@ -60,6 +60,18 @@ export function consumerIterator(
     () => undefined,
     (error: unknown) => error,
   );
+  // The end wakes the one next() waiting, once — not a race against `ended` per call, which would leave a
+  // reaction on it for every message until the consumer ends (a long loop's memory growing without bound).
+  let consumerEnded = false;
+  ended.then(
+    () => {
+      consumerEnded = true;
+      const w = waiting;
+      waiting = undefined;
+      w?.(undefined);
+    },
+    () => undefined,
+  );
   const finish = async (): Promise<void> => {
     if (finished) return;
     finished = true;
@@ -78,10 +90,7 @@ export function consumerIterator(
       if (finished) return { done: true, value: undefined };
       const next =
         arrived.shift() ??
-        (await Promise.race([
-          new Promise<Handed | undefined>((resolve) => (waiting = resolve)),
-          ended.then(() => undefined),
-        ]));
+        (consumerEnded ? undefined : await new Promise<Handed | undefined>((resolve) => (waiting = resolve)));
       if (!next) {
         finished = true;
         const error = await ended;
