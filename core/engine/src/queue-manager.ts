@@ -37,6 +37,7 @@ import { addSends, TransactionTable, type PendingSend, type Transaction } from '
 import { countFitting, prepareDelivery } from './delivery.js';
 import { type makeDraft, type Draft } from './drafts.js';
 import { removeMessage, removeReceived } from './removal.js';
+import { ReceiveRemovals } from './receive-removals.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
 import { toMessageInfo } from './message-view.js';
 import { browseQueue } from './browsing.js';
@@ -106,6 +107,8 @@ class QueueManager implements QueueManagerApi {
   private readonly streams = new Set<StreamConsumer>();
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
+  /** Plain receives' removals, a set per group commit. */
+  private readonly receiveRemovals: ReceiveRemovals;
   private readonly duplicates: DuplicateCache;
   private readonly arrivalsInFlight = new ArrivalsInFlight();
   private readonly trafficMeter = new TrafficMeter();
@@ -142,6 +145,10 @@ class QueueManager implements QueueManagerApi {
     this.waiters = new Waiters(clock);
     this.receiveCursors = new ReceiveCursors(store.readyOrder, this.claims);
     this.runner = new UnitRunner(store, effects, sequences);
+    this.receiveRemovals = new ReceiveRemovals(
+      (work) => this.runner.runDurable(work, { answerOnCommit: true }),
+      (messages) => removeReceived(this.core, messages),
+    );
     this.startedMs = clock.now();
     // Restart-required settings are read once, here (reference §5 decisions).
     this.duplicates = new DuplicateCache(
@@ -779,14 +786,9 @@ class QueueManager implements QueueManagerApi {
     const durable = messages.some((m) => m.table === 'main');
     try {
       // The reply is written in the turn of the commit, so the caller cannot go away in between (delivery.ts).
-      await this.execute(
-        durable,
-        () => {
-          // A claim keeps the message as it was read; only deleting its queue can take it (then unplace throws).
-          removeReceived(this.core, messages);
-        },
-        true,
-      );
+      // A claim keeps the message as it was read; only deleting its queue can take it (then the removal throws).
+      if (durable) await this.receiveRemovals.remove(messages);
+      else await this.execute(false, () => removeReceived(this.core, messages), true);
     } catch (error) {
       // Not removed after all (the commit failed): the messages are ready again for the next receive.
       this.releaseClaims(messages, true);
