@@ -111,7 +111,7 @@ function textLength(input: unknown): number {
   const message = (input as { message?: Record<string, unknown> } | undefined)?.message;
   if (!message) return 0;
   let chars = 0;
-  for (const key of ['body', 'bodyBase64', 'label', 'extension']) {
+  for (const key of ['body', 'bodyBase64', 'label']) {
     const value = message[key];
     if (typeof value === 'string') chars += value.length;
   }

@@ -2,20 +2,10 @@
  * `messages()` loops for as long as its program runs: a next() that waits must leave nothing on the consumer's
  * end once its message came (it used to race a new promise against the pending end on every wait).
  */
-import { runInNewContext } from 'node:vm';
-import v8 from 'node:v8';
 import { expect, test } from 'vitest';
 import type { MessageInfo } from '@qk/model';
+import { heapAfterGc } from '../heap-after-gc.js';
 import { consumerIterator } from '../../../core/client/src/consumer-helpers.js';
-
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-function heapAfterGc(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 test('a loop over messages() holds no more after 20,000 waits than after 2,000', async () => {
   let deliver!: (message: MessageInfo) => Promise<void>;

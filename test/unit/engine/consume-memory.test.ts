@@ -3,15 +3,11 @@
  * has streamed. Each round used to race its wait against promises pending for the stream's whole life, leaving a
  * reaction (a promise, a closure) on them per round (issue 11: 51,000 promises after 40,000 messages).
  */
-import { runInNewContext } from 'node:vm';
-import v8 from 'node:v8';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import type { MessageInfo } from '@qk/model';
 import type { StreamReader } from '@qk/engine';
+import { heapAfterGc } from '../heap-after-gc.js';
 import { openHarness, settle, type Harness } from './helpers.js';
-
-v8.setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
 
 let h: Harness;
 const Q = '.\\private$\\long-stream';
@@ -23,12 +19,6 @@ beforeEach(() => {
 afterEach(async () => {
   await h.dispose();
 });
-
-function heapAfterGc(): number {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-}
 
 test('a stream holds no more after 4,000 rounds than after 500: its waits leave nothing behind', async () => {
   let received = 0;

@@ -272,12 +272,18 @@ describe('answers wait for the disk', () => {
     await expect(answer).resolves.toBe('ok');
   });
 
-  test('durable work queued while a sync is on its way waits for it, then is committed together and shares the next sync', async () => {
+  /** `a` committed with its sync held, and `b` queued behind that sync. */
+  async function bWaitingForTheSyncOfA() {
     const syncs = holdSyncs();
     const first = runner.runDurable(write('a'));
     await turn();
-    const second = runner.runDurable(write('b'));
+    const waiting = runner.runDurable(write('b'));
     await turn();
+    return { syncs, first, waiting };
+  }
+
+  test('durable work queued while a sync is on its way waits for it, then is committed together and shares the next sync', async () => {
+    const { syncs, first, waiting: second } = await bWaitingForTheSyncOfA();
     const third = runner.runDurable(write('c'));
     await turn();
     // Committing b and c now would answer them no sooner (the next sync begins after this one): they wait.
@@ -295,11 +301,7 @@ describe('answers wait for the disk', () => {
   });
 
   test('a removal answered on commit does not wait for the sync on its way, and takes the waiting work with it', async () => {
-    const syncs = holdSyncs();
-    const first = runner.runDurable(write('a'));
-    await turn();
-    const send = runner.runDurable(write('b'));
-    await turn();
+    const { syncs, first, waiting: send } = await bWaitingForTheSyncOfA();
     expect(commits).toBe(1);
     const removal = runner.runDurable(() => (write('received')(), 'removed'), { answerOnCommit: true });
     await expect(removal).resolves.toBe('removed');
@@ -313,11 +315,7 @@ describe('answers wait for the disk', () => {
   });
 
   test('close commits durable work that was waiting for the sync on its way', async () => {
-    const syncs = holdSyncs();
-    const first = runner.runDurable(write('a'));
-    await turn();
-    const waiting = runner.runDurable(write('b'));
-    await turn();
+    const { syncs, first, waiting } = await bWaitingForTheSyncOfA();
     expect(stored('b')).toBe(false);
     runner.close();
     expect(stored('b')).toBe(true);
