@@ -123,8 +123,8 @@ export async function runEngine(results: Results, counts: Counts): Promise<void>
       await receiveBatches(qm, warm, 1_000);
     }
 
-    // Rounds end by deleting their queue, not purging it: a purge deletes its rows in the background, which
-    // would run during the next round; a queue deletion removes them before it answers.
+    // Rounds end by deleting their queue. Its first 10,000 rows go with the deletion, the rest in the background
+    // (reclaimer.ts) while the next round runs, in short units of work between its calls, as on a busy service.
     for (const delivery of ['express', 'recoverable'] as const) {
       const sends: { label: string; value: number }[] = [];
       const record = (label: string, value: number, method: string): void => {

@@ -107,8 +107,8 @@ class QueueManager implements QueueManagerApi {
   private readonly streams = new Set<StreamConsumer>();
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
-  /** Plain receives' removals, a set per group commit. */
-  private readonly receiveRemovals: ReceiveRemovals;
+  /** The removals of plain receives, a set per turn: of recoverable messages, and of express ones (no disk). */
+  private readonly receiveRemovals: { durable: ReceiveRemovals; express: ReceiveRemovals };
   private readonly duplicates: DuplicateCache;
   private readonly arrivalsInFlight = new ArrivalsInFlight();
   private readonly trafficMeter = new TrafficMeter();
@@ -145,10 +145,14 @@ class QueueManager implements QueueManagerApi {
     this.waiters = new Waiters(clock);
     this.receiveCursors = new ReceiveCursors(store.readyOrder, this.claims);
     this.runner = new UnitRunner(store, effects, sequences);
-    this.receiveRemovals = new ReceiveRemovals(
-      (work) => this.runner.runDurable(work, { answerOnCommit: true }),
-      (messages) => removeReceived(this.core, messages),
-    );
+    const removeReceivedNow = (messages: StoredMessage[]): void => removeReceived(this.core, messages);
+    this.receiveRemovals = {
+      durable: new ReceiveRemovals((work) => this.runner.runDurable(work, { answerOnCommit: true }), removeReceivedNow),
+      express: new ReceiveRemovals(
+        (work) => this.runner.runDurable(work, { answerOnCommit: true, express: true }),
+        removeReceivedNow,
+      ),
+    };
     this.startedMs = clock.now();
     // Restart-required settings are read once, here (reference §5 decisions).
     this.duplicates = new DuplicateCache(
@@ -491,10 +495,10 @@ class QueueManager implements QueueManagerApi {
 
   /**
    * Runs work durably (group commit, answered once on disk) or at once for work that touches only express
-   * messages. `answerOnCommit`: see UnitOptions (the removal of a receive).
+   * messages.
    */
-  private async execute<T>(durable: boolean, work: () => T, answerOnCommit = false): Promise<T> {
-    return durable ? this.runner.runDurable(work, { answerOnCommit }) : this.runner.runNow(work, { express: true });
+  private async execute<T>(durable: boolean, work: () => T): Promise<T> {
+    return durable ? this.runner.runDurable(work) : this.runner.runNow(work, { express: true });
   }
 
   /** See EngineContext.holding. */
@@ -787,8 +791,7 @@ class QueueManager implements QueueManagerApi {
     try {
       // The reply is written in the turn of the commit, so the caller cannot go away in between (delivery.ts).
       // A claim keeps the message as it was read; only deleting its queue can take it (then the removal throws).
-      if (durable) await this.receiveRemovals.remove(messages);
-      else await this.execute(false, () => removeReceived(this.core, messages), true);
+      await (durable ? this.receiveRemovals.durable : this.receiveRemovals.express).remove(messages);
     } catch (error) {
       // Not removed after all (the commit failed): the messages are ready again for the next receive.
       this.releaseClaims(messages, true);

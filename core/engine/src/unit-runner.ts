@@ -25,7 +25,10 @@ export interface UnitOptions {
    * next sync (under a millisecond later) can only bring the message back, never lose one.
    */
   answerOnCommit?: boolean;
-  /** runNow: the work touches express messages only, which no disk keeps: nothing to sync. */
+  /**
+   * The work touches express messages only, which no disk keeps: nothing to sync (runNow), and it is taken
+   * even after the disk failed (runNow, and runDurable with answerOnCommit — the removals of express receives).
+   */
   express?: boolean;
 }
 
@@ -91,7 +94,7 @@ export class UnitRunner {
   /** Queues durable work; it resolves once committed with the work of everyone else who came meanwhile. */
   runDurable<T>(work: () => T, options: UnitOptions = {}): Promise<T> {
     this.ensureOpen();
-    this.ensureDiskHealthy();
+    if (options.express !== true) this.ensureDiskHealthy();
     return new Promise<T>((resolve, reject) => {
       this.pending.push({
         work,

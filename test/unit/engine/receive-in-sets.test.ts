@@ -72,6 +72,20 @@ describe('received in sets', () => {
     await expect(h.qm.receive({ path: RETAINING })).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
   });
 
+  test('R-J2 express single receives in flight leave together: each its own message, in order, journal copies in order', async () => {
+    const sent: string[] = [];
+    for (let i = 0; i < 20; i++) sent.push(await h.qm.send(JOURNALED, { body: `x${i}`, delivery: 'express' }));
+    const events: QkEvent[] = [];
+    h.qm.on((event) => events.push(event));
+    const got = await Promise.all(Array.from({ length: 20 }, () => h.qm.receive({ path: JOURNALED })));
+    expect(got.map((m) => m.id)).toEqual(sent);
+    expect(h.qm.showQueue(JOURNALED)).toMatchObject({ messageCount: 0, journalMessageCount: 20 });
+    expect(bodies(`${JOURNALED}\\JOURNAL$`)).toEqual(got.map((m) => m.body));
+    const removed = events.flatMap((e) => (e.type === 'messageRemoved' ? [e.lookupId] : []));
+    expect(removed).toEqual(got.map((m) => m.lookupId));
+    await expect(h.qm.receive({ path: JOURNALED })).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
+  });
+
   test('messages received in a set stay gone after a restart, recoverable and express alike', async () => {
     await sendFour(PLAIN);
     await h.qm.send(PLAIN, { body: 'left', delivery: 'recoverable' });

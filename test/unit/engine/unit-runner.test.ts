@@ -356,8 +356,11 @@ describe('answers wait for the disk', () => {
         expect.objectContaining({ code: 'MESSAGE_STORAGE_FAILED' }),
       );
       expect(() => runner.runNow(write('later'))).toThrow(expect.objectContaining({ code: 'MESSAGE_STORAGE_FAILED' }));
-      // Express work keeps no disk: it goes on.
+      // Express work keeps no disk: it goes on, at once or with the group commit (an express receive's removal).
       expect(runner.runNow(() => 'express', { express: true })).toBe('express');
+      await expect(runner.runDurable(() => 'express removal', { answerOnCommit: true, express: true })).resolves.toBe(
+        'express removal',
+      );
       await turn();
       expect(warnings).toContain('QK_STORE_SYNC_FAILED');
     } finally {
