@@ -148,10 +148,7 @@ class QueueManager implements QueueManagerApi {
     const removeReceivedNow = (messages: StoredMessage[]): void => removeReceived(this.core, messages);
     this.receiveRemovals = {
       durable: new ReceiveRemovals((work) => this.runner.runDurable(work, { answerOnCommit: true }), removeReceivedNow),
-      express: new ReceiveRemovals(
-        (work) => this.runner.runDurable(work, { answerOnCommit: true, express: true }),
-        removeReceivedNow,
-      ),
+      express: new ReceiveRemovals((work) => this.runner.runDurable(work, { express: true }), removeReceivedNow),
     };
     this.startedMs = clock.now();
     // Restart-required settings are read once, here (reference §5 decisions).

@@ -26,8 +26,8 @@ export interface UnitOptions {
    */
   answerOnCommit?: boolean;
   /**
-   * The work touches express messages only, which no disk keeps: nothing to sync (runNow), and it is taken
-   * even after the disk failed (runNow, and runDurable with answerOnCommit — the removals of express receives).
+   * The work touches express messages only, which no disk keeps: nothing to sync, so it is answered once
+   * committed (runDurable: the removals of express receives), and it is taken even after the disk failed.
    */
   express?: boolean;
 }
@@ -99,7 +99,8 @@ export class UnitRunner {
       this.pending.push({
         work,
         freesSpace: options.freesSpace === true,
-        answerOnCommit: options.answerOnCommit === true,
+        // Express work has no sync to wait for.
+        answerOnCommit: options.answerOnCommit === true || options.express === true,
         resolve: resolve as (value: unknown) => void,
         reject,
       });

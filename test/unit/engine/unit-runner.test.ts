@@ -340,6 +340,16 @@ describe('answers wait for the disk', () => {
     await expect(refusal).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
   });
 
+  test('express work in the group commit is answered on commit: no disk keeps it, so it waits for no sync', async () => {
+    const syncs = holdSyncs();
+    const durable = runner.runDurable(write('durable'));
+    const express = runner.runDurable(() => 'express', { express: true });
+    await expect(express).resolves.toBe('express');
+    expect(syncs.calls).toBe(1);
+    syncs.finish();
+    await expect(durable).resolves.toBeUndefined();
+  });
+
   test('a failed sync refuses its callers with MESSAGE_STORAGE_FAILED, and every durable call after it', async () => {
     const syncs = holdSyncs();
     const warnings: string[] = [];
