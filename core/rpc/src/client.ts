@@ -120,7 +120,9 @@ export class RpcClient implements FrameSink {
     if (signal?.aborted) return { id, result: Promise.resolve(cancelledEnvelope(op)) };
     let text: string;
     try {
-      text = JSON.stringify({ type: 'call', id, op, input: input ?? {} });
+      // A streamed call reads its items in `items` frames too (asksForBatchedItems): a round of them is one frame.
+      const frame = { type: 'call', id, op, input: input ?? {} };
+      text = JSON.stringify(onItem ? { ...frame, batchItems: true } : frame);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       return {
@@ -180,6 +182,7 @@ export class RpcClient implements FrameSink {
       return;
     }
     if (common?.type === 'item') return this.#pending.get(common.id)?.onItem?.(common.value);
+    if (common?.type === 'items') return this.#items(common.id, common.values);
     const parsed = serverFrameSchema.safeParse(raw);
     if (!parsed.success) {
       // A newer service's frame, or a result whose error code this client does not know.
@@ -195,6 +198,8 @@ export class RpcClient implements FrameSink {
       case 'item':
         this.#pending.get(frame.id)?.onItem?.(frame.value);
         return;
+      case 'items':
+        return this.#items(frame.id, frame.values);
       case 'result': {
         const pending = this.#pending.get(frame.id);
         if (!pending) return;
@@ -223,6 +228,12 @@ export class RpcClient implements FrameSink {
         } else this.#log.warn({ error: frame.error }, 'the service refused a frame');
         return;
     }
+  }
+
+  /** Several items of a streamed call, in order: each as its own `item` frame would be. */
+  #items(id: number, values: unknown[]): void {
+    const onItem = this.#pending.get(id)?.onItem;
+    if (onItem) for (const value of values) onItem(value);
   }
 
   /** The connection ended: every call not answered fails (SERVICE_NOT_AVAILABLE unless told otherwise). */

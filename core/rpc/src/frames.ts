@@ -2,9 +2,10 @@
  * The frames of the call protocol, validated by schema on both ends (CLI.md, "The service's API and files").
  * Client → service: `auth` (first frame, when the token did not come in a header), `call`, `cancel`,
  * `subscribe`, `unsubscribe`, `credit` (a streamed call may send that many more items). Service → client:
- * `result` (exactly one per call), `item` (one item of a streamed call, before its result), `event`, `ready`
- * (the answer to `auth`), `error` (a frame that could not be tied to a call), `eventsLost` (events dropped
- * while the reader was behind). New types may be added; these keep their meaning.
+ * `result` (exactly one per call), `item` (one item of a streamed call, before its result), `items` (several
+ * items of a streamed call, in order, to a call made with `"batchItems":true`), `event`, `ready` (the answer to
+ * `auth`), `error` (a frame that could not be tied to a call), `eventsLost` (events dropped while the reader
+ * was behind). New types may be added; these keep their meaning.
  */
 import { z } from 'zod';
 import { errorCodes } from '@qk/model';
@@ -39,6 +40,7 @@ export const serverFrameSchema = z.union([
   z.object({ type: z.literal('result'), id: callId, ok: z.literal(true), value: z.unknown() }),
   z.object({ type: z.literal('result'), id: callId, ok: z.literal(false), error: errorBodySchema }),
   z.object({ type: z.literal('item'), id: callId, value: z.unknown() }),
+  z.object({ type: z.literal('items'), id: callId, values: z.array(z.unknown()) }),
   z.object({ type: z.literal('event'), event: z.unknown() }),
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('error'), error: errorBodySchema }),
@@ -47,6 +49,16 @@ export const serverFrameSchema = z.union([
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 
 export type CallFrame = z.infer<typeof callFrameSchema>;
+
+/**
+ * A call frame may say `"batchItems":true`: its caller reads `items` frames, so the items of a streamed call
+ * that are written together leave in one frame (one serialization, one frame and one read at each end for a
+ * round of messages, issue 11). Any other value, or none, is a caller that reads only `item` frames. Outside
+ * callFrameSchema: an old service ignores it, and a call is never refused over it.
+ */
+export function asksForBatchedItems(raw: unknown): boolean {
+  return (raw as { batchItems?: unknown }).batchItems === true;
+}
 
 const OP_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
 
@@ -65,15 +77,27 @@ export function wellFormedCall(raw: unknown): CallFrame | undefined {
 }
 
 /**
- * A result that succeeded or an item — the frames a client gets by the thousand — recognized by hand with
- * exactly serverFrameSchema's tests; undefined for anything else, which goes through the schema.
+ * A result that succeeded, an item or items — the frames a client gets by the thousand — recognized by hand
+ * with exactly serverFrameSchema's tests; undefined for anything else, which goes through the schema.
  */
 export function commonServerFrame(
   raw: unknown,
-): { type: 'result'; id: number; ok: true; value: unknown } | { type: 'item'; id: number; value: unknown } | undefined {
+):
+  | { type: 'result'; id: number; ok: true; value: unknown }
+  | { type: 'item'; id: number; value: unknown }
+  | { type: 'items'; id: number; values: unknown[] }
+  | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  const { type, id, ok, value } = raw as { type?: unknown; id?: unknown; ok?: unknown; value?: unknown };
-  if (!isCallId(id) || value === undefined) return undefined;
+  const { type, id, ok, value, values } = raw as {
+    type?: unknown;
+    id?: unknown;
+    ok?: unknown;
+    value?: unknown;
+    values?: unknown;
+  };
+  if (!isCallId(id)) return undefined;
+  if (type === 'items') return Array.isArray(values) ? { type, id, values: values as unknown[] } : undefined;
+  if (value === undefined) return undefined;
   if (type === 'result' && ok === true) return { type, id, ok, value };
   if (type === 'item') return { type, id, value };
   return undefined;

@@ -4,7 +4,15 @@
  * answers with an error frame where it still can, and logs.
  */
 import { QkError, silentLogger, type Envelope, type ErrorBody } from '@qk/model';
-import { clientFrameSchema, idOf, MAX_CREDIT, parseJson, presentedToken, wellFormedCall } from './frames.js';
+import {
+  asksForBatchedItems,
+  clientFrameSchema,
+  idOf,
+  MAX_CREDIT,
+  parseJson,
+  presentedToken,
+  wellFormedCall,
+} from './frames.js';
 import { DEFAULT_LIMITS, resultText, utf8Length, type ConnectionLimits } from './limits.js';
 import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport } from './transport.js';
@@ -83,7 +91,28 @@ interface Call {
   credit: number;
   /** Waiting for credit (or room) to send items. */
   readonly creditWaiters: Set<() => void>;
+  /** Its caller reads `items` frames: the items written in one turn leave together. */
+  readonly batchItems: boolean;
+  /** Items written and not yet handed to the transport (batchItems only). */
+  itemBatch: ItemBatch | null;
 }
+
+/** Items of one call on their way into one `items` frame; every write of them settles with that frame. */
+interface ItemBatch {
+  readonly values: string[];
+  chars: number;
+  readonly written: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * An `items` frame stops growing at this many characters of items (one larger item goes alone): far under what
+ * a client reads in a frame, and small enough that the reader starts on a round while the rest is made.
+ */
+const ITEMS_FRAME_CHARS = 1024 * 1024;
+/** The characters an item's frame adds to its value: `{"type":"item","id":` + the id + `,"value":` + `}`. */
+const ITEM_FRAME_CHARS = 48;
 
 /** WebSocket close codes used here (1008 policy violation). */
 const CLOSE_UNAUTHORIZED = 1008;
@@ -135,7 +164,7 @@ class RpcServerConnection implements FrameSink {
     if (!this.#authenticated) return this.#authenticateWith(raw, text);
     if (raw === undefined) return this.#frameError('INVALID_PARAMETER', 'A frame must be one JSON object.');
     const call = wellFormedCall(raw);
-    if (call) return this.#startCall(call.id, call.op, call.input, utf8Length(text));
+    if (call) return this.#startCall(call.id, call.op, call.input, utf8Length(text), asksForBatchedItems(raw));
     const parsed = clientFrameSchema.safeParse(raw);
     if (!parsed.success) {
       const id = idOf(raw);
@@ -149,7 +178,7 @@ class RpcServerConnection implements FrameSink {
     const frame = parsed.data;
     switch (frame.type) {
       case 'call':
-        return this.#startCall(frame.id, frame.op, frame.input, utf8Length(text));
+        return this.#startCall(frame.id, frame.op, frame.input, utf8Length(text), asksForBatchedItems(raw));
       case 'cancel':
         cancelCall(this.#calls.get(frame.id));
         return;
@@ -212,7 +241,7 @@ class RpcServerConnection implements FrameSink {
 
   // ── calls ──────────────────────────────────────────────────────────────────────────────────────────
 
-  #startCall(id: number, op: string, input: unknown, inputBytes: number): void {
+  #startCall(id: number, op: string, input: unknown, inputBytes: number, batchItems: boolean): void {
     if (this.#calls.has(id)) return this.#frameError('INVALID_PARAMETER', `Call id ${id} is already in flight.`);
     if (this.#calls.size >= this.#limits.maxCallsInFlight) {
       return this.#sendResult(
@@ -234,6 +263,8 @@ class RpcServerConnection implements FrameSink {
       lost: false,
       credit: 0,
       creditWaiters: new Set(),
+      batchItems,
+      itemBatch: null,
     };
     this.#calls.set(id, call);
     this.#inputBytes += inputBytes;
@@ -271,6 +302,8 @@ class RpcServerConnection implements FrameSink {
     }
     if (!call.answered) {
       call.answered = true;
+      // Its items come first, those written and not yet sent too.
+      this.#flushItems(call);
       return this.#sendResult(call.id, envelope);
     }
     // Its result went out already (a receive); it gets no second answer.
@@ -361,28 +394,71 @@ class RpcServerConnection implements FrameSink {
     if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the item left.');
     if (call.cancelled) throw cancelled(call.op);
     if (call.credit <= 0) throw new QkError('INTERNAL', `Call ${call.id} has no credit for another item.`);
-    let text: string;
+    let valueText: string;
     try {
-      text = JSON.stringify({ type: 'item', id: call.id, value });
+      valueText = JSON.stringify(value);
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw new QkError('INSUFFICIENT_RESOURCES', `The item could not be serialized (${why}).`);
     }
     // Counting UTF-8 bytes is needed only where the text could be too large at 3 bytes a code unit.
-    if (text.length * 3 > this.#limits.maxReplyBytes && utf8Length(text) > this.#limits.maxReplyBytes)
+    const limit = this.#limits.maxReplyBytes - ITEM_FRAME_CHARS;
+    if (valueText.length * 3 > limit && utf8Length(valueText) > limit)
       throw new QkError('INSUFFICIENT_RESOURCES', 'An item is larger than a reply may be.');
     call.credit--;
-    return async () => {
-      try {
-        await this.#send(text);
-      } catch (error) {
-        this.#log.error(
-          { ...this.#context(call), ...describeFailure(error) },
-          'an item could not be written after its call took effect (the connection closed): it is lost to this caller',
-        );
-        throw error;
-      }
-    };
+    return () => (call.batchItems ? this.#batchItem(call, valueText) : this.#sendItems(call, [valueText]));
+  }
+
+  /** Adds an item to its call's next `items` frame, which leaves once this turn's writes are done. */
+  #batchItem(call: Call, valueText: string): Promise<void> {
+    let batch = call.itemBatch;
+    if (batch && batch.chars + valueText.length > ITEMS_FRAME_CHARS) {
+      this.#flushItems(call);
+      batch = null;
+    }
+    if (!batch) {
+      let resolve!: () => void;
+      let reject!: (error: unknown) => void;
+      const written = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      const started: ItemBatch = { values: [], chars: 0, written, resolve, reject };
+      batch = call.itemBatch = started;
+      // After the writes of this turn (a round's come one after the other): they share the frame.
+      queueMicrotask(() => {
+        if (call.itemBatch === started) this.#flushItems(call);
+      });
+    }
+    batch.values.push(valueText);
+    batch.chars += valueText.length;
+    return batch.written;
+  }
+
+  #flushItems(call: Call): void {
+    const batch = call.itemBatch;
+    if (!batch) return;
+    call.itemBatch = null;
+    this.#sendItems(call, batch.values).then(batch.resolve, batch.reject);
+  }
+
+  /** Writes items in order: one as an `item` frame, more as one `items` frame. */
+  async #sendItems(call: Call, values: string[]): Promise<void> {
+    const text =
+      values.length === 1
+        ? `{"type":"item","id":${call.id},"value":${values[0]}}`
+        : `{"type":"items","id":${call.id},"values":[${values.join(',')}]}`;
+    try {
+      await this.#send(text);
+    } catch (error) {
+      this.#log.error(
+        { ...this.#context(call), items: values.length, ...describeFailure(error) },
+        values.length === 1
+          ? 'an item could not be written after its call took effect (the connection closed): it is lost to this caller'
+          : `${values.length} items could not be written after their call took effect (the connection closed): they are lost to this caller`,
+      );
+      throw error;
+    }
   }
 
   // ── sending ────────────────────────────────────────────────────────────────────────────────────────

@@ -31,7 +31,19 @@ const edgyOp = fc.oneof(
   fc.integer(),
 );
 const anyValue = fc.oneof(fc.constant(undefined), fc.jsonValue());
-const edgyType = fc.constantFrom('call', 'result', 'item', 'event', 'cancel', 'credit', 'ready', 'CALL', 1, undefined);
+const edgyType = fc.constantFrom(
+  'call',
+  'result',
+  'item',
+  'items',
+  'event',
+  'cancel',
+  'credit',
+  'ready',
+  'CALL',
+  1,
+  undefined,
+);
 
 /** A frame as JSON.parse would give it (undefined-valued keys dropped, as JSON has none). */
 const frame = fc
@@ -43,6 +55,7 @@ const frame = fc
       input: anyValue,
       ok: fc.oneof(fc.boolean(), fc.constant('true'), fc.constant(1)),
       value: anyValue,
+      values: fc.oneof(fc.array(fc.jsonValue()), fc.jsonValue()),
       error: fc.oneof(fc.constant({ code: 'INTERNAL', message: 'x' }), fc.jsonValue()),
       extra: fc.jsonValue(),
     },
@@ -82,7 +95,7 @@ describe('wellFormedCall', () => {
 });
 
 describe('commonServerFrame', () => {
-  test('recognizes exactly the successful results and items serverFrameSchema takes, with the same result', () => {
+  test('recognizes exactly the successful results, items and batched items serverFrameSchema takes, with the same result', () => {
     fc.assert(
       fc.property(anyRaw, (raw) => {
         const fast = commonServerFrame(raw);
@@ -91,8 +104,9 @@ describe('commonServerFrame', () => {
           expect(schema.success).toBe(true);
           expect(fast).toEqual(schema.data);
         } else if (schema.success) {
-          // Left to the schema: only frames that are neither a successful result nor an item.
-          expect(schema.data.type === 'item' || (schema.data.type === 'result' && schema.data.ok)).toBe(false);
+          // Left to the schema: only frames that are neither a successful result nor an item nor items.
+          const { type } = schema.data;
+          expect(type === 'item' || type === 'items' || (type === 'result' && schema.data.ok)).toBe(false);
         }
       }),
       { numRuns: 5_000 },

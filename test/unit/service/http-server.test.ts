@@ -233,6 +233,26 @@ describe('HTTP + WebSocket server over the real engine', () => {
     ws.close();
   });
 
+  it('streams ready messages as one items frame to a consume call that asks for them, as item frames to one that does not', async () => {
+    for (const batchItems of [true, undefined]) {
+      const path = `.\\private$\\ws-items-${String(batchItems)}`;
+      await post(server.url, 'queueCreate', { path }, TOKEN);
+      const bodies = ['m1', 'm2', 'm3', 'm4', 'm5'];
+      await post(server.url, 'sendBatch', { messages: bodies.map((body) => ({ path, message: { body } })) }, TOKEN);
+      const { ws, frames } = await openSocket(server.url);
+      ws.send(JSON.stringify({ type: 'call', id: 9, op: 'consume', input: { path }, batchItems }));
+      ws.send(JSON.stringify({ type: 'credit', id: 9, count: 5 }));
+      const items = (): unknown[] =>
+        frames.flatMap((f) => (f.type === 'items' ? f.values : f.type === 'item' ? [f.value] : []));
+      const deadline = Date.now() + 10_000;
+      while (items().length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      // R-O1: in receive order either way; the five were ready together, so they went as one round.
+      expect(items().map((m) => (m as { body: string }).body)).toEqual(bodies);
+      expect(frames.map((f) => f.type)).toEqual(batchItems ? ['items'] : ['item', 'item', 'item', 'item', 'item']);
+      ws.close();
+    }
+  });
+
   it('answers a malformed call with its id, and sends every engine event to subscribers', async () => {
     const { ws, next } = await openSocket(server.url);
     ws.send(JSON.stringify({ type: 'call', id: 9, op: 42 }));
