@@ -5,7 +5,7 @@
  * call's own result — a message that was already on its way is handed over rather than lost.
  */
 import { QkError, silentLogger, type Envelope } from '@qk/model';
-import { commonServerFrame, idOf, parseJson, serverFrameSchema } from './frames.js';
+import { batchedFrames, commonServerFrame, idOf, parseJson, serverFrameSchema } from './frames.js';
 import { DEFAULT_LIMITS } from './limits.js';
 import { describeFailure, type RpcLogger } from './logger.js';
 import type { FrameSink, FrameTransport, SendOptions } from './transport.js';
@@ -120,9 +120,8 @@ export class RpcClient implements FrameSink {
     if (signal?.aborted) return { id, result: Promise.resolve(cancelledEnvelope(op)) };
     let text: string;
     try {
-      // A streamed call reads its items in `items` frames too (asksForBatchedItems): a round of them is one frame.
-      const frame = { type: 'call', id, op, input: input ?? {} };
-      text = JSON.stringify(onItem ? { ...frame, batchItems: true } : frame);
+      // This end reads `frames` frames (asksForBatchedFrames): what the service sends together comes as one.
+      text = JSON.stringify({ type: 'call', id, op, input: input ?? {}, batchFrames: true });
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       return {
@@ -175,6 +174,12 @@ export class RpcClient implements FrameSink {
 
   frame(text: string): void {
     const raw = parseJson(text);
+    const frames = batchedFrames(raw);
+    if (!frames) return this.#dispatch(raw);
+    for (const frame of frames) this.#dispatch(frame);
+  }
+
+  #dispatch(raw: unknown): void {
     const common = commonServerFrame(raw);
     if (common?.type === 'result') {
       const pending = this.#pending.get(common.id);
@@ -182,7 +187,6 @@ export class RpcClient implements FrameSink {
       return;
     }
     if (common?.type === 'item') return this.#pending.get(common.id)?.onItem?.(common.value);
-    if (common?.type === 'items') return this.#items(common.id, common.values);
     const parsed = serverFrameSchema.safeParse(raw);
     if (!parsed.success) {
       // A newer service's frame, or a result whose error code this client does not know.
@@ -198,8 +202,6 @@ export class RpcClient implements FrameSink {
       case 'item':
         this.#pending.get(frame.id)?.onItem?.(frame.value);
         return;
-      case 'items':
-        return this.#items(frame.id, frame.values);
       case 'result': {
         const pending = this.#pending.get(frame.id);
         if (!pending) return;
@@ -221,6 +223,9 @@ export class RpcClient implements FrameSink {
       case 'ready':
         this.#markReady();
         return;
+      case 'frames':
+        // Only at the top (frame): a service never nests them.
+        return;
       case 'error':
         if (frame.error.code === 'UNAUTHORIZED') {
           this.#failReady(new QkError('UNAUTHORIZED', frame.error.message));
@@ -228,12 +233,6 @@ export class RpcClient implements FrameSink {
         } else this.#log.warn({ error: frame.error }, 'the service refused a frame');
         return;
     }
-  }
-
-  /** Several items of a streamed call, in order: each as its own `item` frame would be. */
-  #items(id: number, values: unknown[]): void {
-    const onItem = this.#pending.get(id)?.onItem;
-    if (onItem) for (const value of values) onItem(value);
   }
 
   /** The connection ended: every call not answered fails (SERVICE_NOT_AVAILABLE unless told otherwise). */

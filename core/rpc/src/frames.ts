@@ -2,10 +2,10 @@
  * The frames of the call protocol, validated by schema on both ends (CLI.md, "The service's API and files").
  * Client → service: `auth` (first frame, when the token did not come in a header), `call`, `cancel`,
  * `subscribe`, `unsubscribe`, `credit` (a streamed call may send that many more items). Service → client:
- * `result` (exactly one per call), `item` (one item of a streamed call, before its result), `items` (several
- * items of a streamed call, in order, to a call made with `"batchItems":true`), `event`, `ready` (the answer to
- * `auth`), `error` (a frame that could not be tied to a call), `eventsLost` (events dropped while the reader
- * was behind). New types may be added; these keep their meaning.
+ * `result` (exactly one per call), `item` (one item of a streamed call, before its result), `event`, `ready`
+ * (the answer to `auth`), `error` (a frame that could not be tied to a call), `eventsLost` (events dropped
+ * while the reader was behind), and `frames` (several of these in order, once a call asked for it with
+ * `"batchFrames":true`). New types may be added; these keep their meaning.
  */
 import { z } from 'zod';
 import { errorCodes } from '@qk/model';
@@ -40,24 +40,32 @@ export const serverFrameSchema = z.union([
   z.object({ type: z.literal('result'), id: callId, ok: z.literal(true), value: z.unknown() }),
   z.object({ type: z.literal('result'), id: callId, ok: z.literal(false), error: errorBodySchema }),
   z.object({ type: z.literal('item'), id: callId, value: z.unknown() }),
-  z.object({ type: z.literal('items'), id: callId, values: z.array(z.unknown()) }),
   z.object({ type: z.literal('event'), event: z.unknown() }),
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('error'), error: errorBodySchema }),
   z.object({ type: z.literal('eventsLost'), count: z.number().int().min(1) }),
+  z.object({ type: z.literal('frames'), frames: z.array(z.unknown()) }),
 ]);
 export type ServerFrame = z.infer<typeof serverFrameSchema>;
 
 export type CallFrame = z.infer<typeof callFrameSchema>;
 
 /**
- * A call frame may say `"batchItems":true`: its caller reads `items` frames, so the items of a streamed call
- * that are written together leave in one frame (one serialization, one frame and one read at each end for a
- * round of messages, issue 11). Any other value, or none, is a caller that reads only `item` frames. Outside
- * callFrameSchema: an old service ignores it, and a call is never refused over it.
+ * A call frame may say `"batchFrames":true`: its caller reads `frames` frames, so from then on the frames the
+ * service sends in one turn of its event loop leave as one (`{"type":"frames","frames":[…]}`, in order) — one
+ * WebSocket frame, one write and one read for the hundred replies or stream items a group commit releases at
+ * once (issue 11). Any other value, or none, changes nothing. Outside callFrameSchema: an old service ignores it,
+ * and no call is refused over it.
  */
-export function asksForBatchedItems(raw: unknown): boolean {
-  return (raw as { batchItems?: unknown }).batchItems === true;
+export function asksForBatchedFrames(raw: unknown): boolean {
+  return (raw as { batchFrames?: unknown }).batchFrames === true;
+}
+
+/** The frames inside a `frames` frame, or undefined for any other frame. */
+export function batchedFrames(raw: unknown): unknown[] | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const { type, frames } = raw as { type?: unknown; frames?: unknown };
+  return type === 'frames' && Array.isArray(frames) ? (frames as unknown[]) : undefined;
 }
 
 const OP_NAME = /^[A-Za-z][A-Za-z0-9]*$/;
@@ -77,27 +85,15 @@ export function wellFormedCall(raw: unknown): CallFrame | undefined {
 }
 
 /**
- * A result that succeeded, an item or items — the frames a client gets by the thousand — recognized by hand
- * with exactly serverFrameSchema's tests; undefined for anything else, which goes through the schema.
+ * A result that succeeded or an item — the frames a client gets by the thousand — recognized by hand with
+ * exactly serverFrameSchema's tests; undefined for anything else, which goes through the schema.
  */
 export function commonServerFrame(
   raw: unknown,
-):
-  | { type: 'result'; id: number; ok: true; value: unknown }
-  | { type: 'item'; id: number; value: unknown }
-  | { type: 'items'; id: number; values: unknown[] }
-  | undefined {
+): { type: 'result'; id: number; ok: true; value: unknown } | { type: 'item'; id: number; value: unknown } | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
-  const { type, id, ok, value, values } = raw as {
-    type?: unknown;
-    id?: unknown;
-    ok?: unknown;
-    value?: unknown;
-    values?: unknown;
-  };
-  if (!isCallId(id)) return undefined;
-  if (type === 'items') return Array.isArray(values) ? { type, id, values: values as unknown[] } : undefined;
-  if (value === undefined) return undefined;
+  const { type, id, ok, value } = raw as { type?: unknown; id?: unknown; ok?: unknown; value?: unknown };
+  if (!isCallId(id) || value === undefined) return undefined;
   if (type === 'result' && ok === true) return { type, id, ok, value };
   if (type === 'item') return { type, id, value };
   return undefined;

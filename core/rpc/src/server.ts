@@ -5,7 +5,7 @@
  */
 import { QkError, silentLogger, type Envelope, type ErrorBody } from '@qk/model';
 import {
-  asksForBatchedItems,
+  asksForBatchedFrames,
   clientFrameSchema,
   idOf,
   MAX_CREDIT,
@@ -91,15 +91,11 @@ interface Call {
   credit: number;
   /** Waiting for credit (or room) to send items. */
   readonly creditWaiters: Set<() => void>;
-  /** Its caller reads `items` frames: the items written in one turn leave together. */
-  readonly batchItems: boolean;
-  /** Items written and not yet handed to the transport (batchItems only). */
-  itemBatch: ItemBatch | null;
 }
 
-/** Items of one call on their way into one `items` frame; every write of them settles with that frame. */
-interface ItemBatch {
-  readonly values: string[];
+/** Frames of one turn on their way into one `frames` frame; every send of them settles with its write. */
+interface FrameBatch {
+  readonly frames: string[];
   chars: number;
   readonly written: Promise<void>;
   readonly resolve: () => void;
@@ -107,12 +103,12 @@ interface ItemBatch {
 }
 
 /**
- * An `items` frame stops growing at this many characters of items (one larger item goes alone): far under what
- * a client reads in a frame, and small enough that the reader starts on a round while the rest is made.
+ * A `frames` frame stops growing at this many frames or characters (one larger frame goes alone): the reader
+ * starts on the first part of a long turn while this end makes the rest, as FRAMES_PER_WRITE lets it at the
+ * socket (node/ws-transport.ts).
  */
-const ITEMS_FRAME_CHARS = 1024 * 1024;
-/** The characters an item's frame adds to its value: `{"type":"item","id":` + the id + `,"value":` + `}`. */
-const ITEM_FRAME_CHARS = 48;
+const BATCH_FRAMES = 128;
+const BATCH_CHARS = 1024 * 1024;
 
 /** WebSocket close codes used here (1008 policy violation). */
 const CLOSE_UNAUTHORIZED = 1008;
@@ -140,6 +136,9 @@ class RpcServerConnection implements FrameSink {
   #closed = false;
   #unsubscribe: (() => void) | undefined;
   #eventsLost = 0;
+  /** The client reads `frames` frames (a call said so): what is sent in one turn leaves together. */
+  #batching = false;
+  #batch: FrameBatch | null = null;
 
   constructor(transport: FrameTransport, options: RpcServerOptions) {
     this.#transport = transport;
@@ -164,7 +163,10 @@ class RpcServerConnection implements FrameSink {
     if (!this.#authenticated) return this.#authenticateWith(raw, text);
     if (raw === undefined) return this.#frameError('INVALID_PARAMETER', 'A frame must be one JSON object.');
     const call = wellFormedCall(raw);
-    if (call) return this.#startCall(call.id, call.op, call.input, utf8Length(text), asksForBatchedItems(raw));
+    if (call) {
+      if (!this.#batching) this.#batching = asksForBatchedFrames(raw);
+      return this.#startCall(call.id, call.op, call.input, utf8Length(text));
+    }
     const parsed = clientFrameSchema.safeParse(raw);
     if (!parsed.success) {
       const id = idOf(raw);
@@ -178,7 +180,8 @@ class RpcServerConnection implements FrameSink {
     const frame = parsed.data;
     switch (frame.type) {
       case 'call':
-        return this.#startCall(frame.id, frame.op, frame.input, utf8Length(text), asksForBatchedItems(raw));
+        if (!this.#batching) this.#batching = asksForBatchedFrames(raw);
+        return this.#startCall(frame.id, frame.op, frame.input, utf8Length(text));
       case 'cancel':
         cancelCall(this.#calls.get(frame.id));
         return;
@@ -241,7 +244,7 @@ class RpcServerConnection implements FrameSink {
 
   // ── calls ──────────────────────────────────────────────────────────────────────────────────────────
 
-  #startCall(id: number, op: string, input: unknown, inputBytes: number, batchItems: boolean): void {
+  #startCall(id: number, op: string, input: unknown, inputBytes: number): void {
     if (this.#calls.has(id)) return this.#frameError('INVALID_PARAMETER', `Call id ${id} is already in flight.`);
     if (this.#calls.size >= this.#limits.maxCallsInFlight) {
       return this.#sendResult(
@@ -263,8 +266,6 @@ class RpcServerConnection implements FrameSink {
       lost: false,
       credit: 0,
       creditWaiters: new Set(),
-      batchItems,
-      itemBatch: null,
     };
     this.#calls.set(id, call);
     this.#inputBytes += inputBytes;
@@ -302,8 +303,6 @@ class RpcServerConnection implements FrameSink {
     }
     if (!call.answered) {
       call.answered = true;
-      // Its items come first, those written and not yet sent too.
-      this.#flushItems(call);
       return this.#sendResult(call.id, envelope);
     }
     // Its result went out already (a receive); it gets no second answer.
@@ -394,71 +393,28 @@ class RpcServerConnection implements FrameSink {
     if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the item left.');
     if (call.cancelled) throw cancelled(call.op);
     if (call.credit <= 0) throw new QkError('INTERNAL', `Call ${call.id} has no credit for another item.`);
-    let valueText: string;
+    let text: string;
     try {
-      valueText = JSON.stringify(value);
+      text = JSON.stringify({ type: 'item', id: call.id, value });
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);
       throw new QkError('INSUFFICIENT_RESOURCES', `The item could not be serialized (${why}).`);
     }
     // Counting UTF-8 bytes is needed only where the text could be too large at 3 bytes a code unit.
-    const limit = this.#limits.maxReplyBytes - ITEM_FRAME_CHARS;
-    if (valueText.length * 3 > limit && utf8Length(valueText) > limit)
+    if (text.length * 3 > this.#limits.maxReplyBytes && utf8Length(text) > this.#limits.maxReplyBytes)
       throw new QkError('INSUFFICIENT_RESOURCES', 'An item is larger than a reply may be.');
     call.credit--;
-    return () => (call.batchItems ? this.#batchItem(call, valueText) : this.#sendItems(call, [valueText]));
-  }
-
-  /** Adds an item to its call's next `items` frame, which leaves once this turn's writes are done. */
-  #batchItem(call: Call, valueText: string): Promise<void> {
-    let batch = call.itemBatch;
-    if (batch && batch.chars + valueText.length > ITEMS_FRAME_CHARS) {
-      this.#flushItems(call);
-      batch = null;
-    }
-    if (!batch) {
-      let resolve!: () => void;
-      let reject!: (error: unknown) => void;
-      const written = new Promise<void>((res, rej) => {
-        resolve = res;
-        reject = rej;
-      });
-      const started: ItemBatch = { values: [], chars: 0, written, resolve, reject };
-      batch = call.itemBatch = started;
-      // After the writes of this turn (a round's come one after the other): they share the frame.
-      queueMicrotask(() => {
-        if (call.itemBatch === started) this.#flushItems(call);
-      });
-    }
-    batch.values.push(valueText);
-    batch.chars += valueText.length;
-    return batch.written;
-  }
-
-  #flushItems(call: Call): void {
-    const batch = call.itemBatch;
-    if (!batch) return;
-    call.itemBatch = null;
-    this.#sendItems(call, batch.values).then(batch.resolve, batch.reject);
-  }
-
-  /** Writes items in order: one as an `item` frame, more as one `items` frame. */
-  async #sendItems(call: Call, values: string[]): Promise<void> {
-    const text =
-      values.length === 1
-        ? `{"type":"item","id":${call.id},"value":${values[0]}}`
-        : `{"type":"items","id":${call.id},"values":[${values.join(',')}]}`;
-    try {
-      await this.#send(text);
-    } catch (error) {
-      this.#log.error(
-        { ...this.#context(call), items: values.length, ...describeFailure(error) },
-        values.length === 1
-          ? 'an item could not be written after its call took effect (the connection closed): it is lost to this caller'
-          : `${values.length} items could not be written after their call took effect (the connection closed): they are lost to this caller`,
-      );
-      throw error;
-    }
+    return async () => {
+      try {
+        await this.#send(text);
+      } catch (error) {
+        this.#log.error(
+          { ...this.#context(call), ...describeFailure(error) },
+          'an item could not be written after its call took effect (the connection closed): it is lost to this caller',
+        );
+        throw error;
+      }
+    };
   }
 
   // ── sending ────────────────────────────────────────────────────────────────────────────────────────
@@ -510,8 +466,53 @@ class RpcServerConnection implements FrameSink {
     void this.#send(JSON.stringify({ type: 'eventsLost', count })).catch(() => undefined);
   }
 
-  /** Every frame leaves through here: failures are logged, never thrown past the caller's catch. */
+  /**
+   * Every frame leaves through here; to a client that reads `frames` frames, with the others of its turn.
+   * Failures are logged, never thrown past the caller's catch.
+   */
   async #send(text: string): Promise<void> {
+    if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
+    if (this.#batching) return this.#batched(text);
+    return this.#write(text);
+  }
+
+  /** Adds a frame to this turn's `frames` frame; resolves once that is written. */
+  #batched(text: string): Promise<void> {
+    let batch = this.#batch;
+    if (batch && (batch.frames.length >= BATCH_FRAMES || batch.chars + text.length > BATCH_CHARS)) {
+      this.#flush();
+      batch = null;
+    }
+    if (!batch) {
+      let resolve!: () => void;
+      let reject!: (error: unknown) => void;
+      const written = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      const started: FrameBatch = { frames: [], chars: 0, written, resolve, reject };
+      batch = this.#batch = started;
+      // Once the promise jobs already queued have run: the hundred replies a commit releases go together.
+      queueMicrotask(() => {
+        if (this.#batch === started) this.#flush();
+      });
+    }
+    batch.frames.push(text);
+    batch.chars += text.length;
+    return batch.written;
+  }
+
+  #flush(): void {
+    const batch = this.#batch;
+    if (!batch) return;
+    this.#batch = null;
+    const [only] = batch.frames;
+    const text =
+      batch.frames.length === 1 && only !== undefined ? only : `{"type":"frames","frames":[${batch.frames.join(',')}]}`;
+    this.#write(text).then(batch.resolve, batch.reject);
+  }
+
+  async #write(text: string): Promise<void> {
     if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
     try {
       const sending = this.#transport.send(text);

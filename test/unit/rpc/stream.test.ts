@@ -3,7 +3,7 @@
  * result; a cancel or a closed connection ends the stream and nothing more is prepared.
  */
 import { describe, expect, test } from 'vitest';
-import { MAX_CREDIT, RpcClient, serveRpc, type RpcCallContext, type RpcHandler, type RpcLogger } from '@qk/rpc';
+import { MAX_CREDIT, RpcClient, serveRpc, type RpcCallContext, type RpcHandler } from '@qk/rpc';
 import { FakeTransport, flush } from './fake-transport.js';
 
 function connect(handler: RpcHandler) {
@@ -37,31 +37,6 @@ function counter(total: number) {
     },
   };
   return { handler, contexts };
-}
-
-/** A streamed call that prepares `total` numbered items first and then writes them all in one turn, as a round does. */
-function rounds(total: number, valueOf: (n: number) => unknown = (n) => ({ n })) {
-  const handler: RpcHandler = {
-    call: async (_op, _input, context) => {
-      await context.stream.ready();
-      const writes: (() => Promise<void>)[] = [];
-      for (let n = 1; n <= total; n++) writes.push(await context.stream.prepare(valueOf(n)));
-      try {
-        await Promise.all(writes.map((write) => write()));
-      } catch (error) {
-        return { ok: false, error: { code: 'SERVICE_NOT_AVAILABLE', message: String(error) } };
-      }
-      return { ok: true, value: { sent: total } };
-    },
-  };
-  return handler;
-}
-
-/** A server end alone, its frames sent by hand: what a client written from the contract sends. */
-function rawServer(handler: RpcHandler, logger?: RpcLogger) {
-  const toClient = new FakeTransport();
-  const server = serveRpc(toClient, { handler, logger });
-  return { server, toClient };
 }
 
 describe('streamed calls', () => {
@@ -157,80 +132,5 @@ describe('streamed calls', () => {
     await flush();
     expect(toClient.frames()).toEqual([]);
     expect(await client.call('x', {})).toEqual({ ok: true, value: 1 });
-  });
-});
-
-describe('items written together (issue 11)', () => {
-  test('the library client asks for batched items: a round written in one turn is one items frame, in order, before the result', async () => {
-    const { client, toServer, toClient } = connect(rounds(5));
-    const items: unknown[] = [];
-    const stream = client.stream('count', {}, { credit: 5, onItem: (v) => items.push(v) });
-    expect(await stream.result).toEqual({ ok: true, value: { sent: 5 } });
-    expect(toServer.frames()[0]).toMatchObject({ type: 'call', op: 'count', batchItems: true });
-    expect(toClient.frames()).toEqual([
-      { type: 'items', id: stream.id, values: [1, 2, 3, 4, 5].map((n) => ({ n })) },
-      { type: 'result', id: stream.id, ok: true, value: { sent: 5 } },
-    ]);
-    expect(items).toEqual([1, 2, 3, 4, 5].map((n) => ({ n })));
-  });
-
-  test('a lone item still goes as an item frame', async () => {
-    const { client, toClient } = connect(rounds(1));
-    const items: unknown[] = [];
-    const stream = client.stream('count', {}, { credit: 1, onItem: (v) => items.push(v) });
-    await stream.result;
-    expect(toClient.frames().map((f) => f.type)).toEqual(['item', 'result']);
-    expect(items).toEqual([{ n: 1 }]);
-  });
-
-  test('a call frame without batchItems (or with anything but true) gets one item frame per item, as before', async () => {
-    for (const flag of [undefined, 'true', 1, false]) {
-      const { server, toClient } = rawServer(rounds(3));
-      server.frame(JSON.stringify({ type: 'call', id: 7, op: 'count', input: {}, batchItems: flag }));
-      server.frame(JSON.stringify({ type: 'credit', id: 7, count: 3 }));
-      await flush();
-      expect(toClient.frames()).toEqual([
-        { type: 'item', id: 7, value: { n: 1 } },
-        { type: 'item', id: 7, value: { n: 2 } },
-        { type: 'item', id: 7, value: { n: 3 } },
-        { type: 'result', id: 7, ok: true, value: { sent: 3 } },
-      ]);
-    }
-  });
-
-  test('an items frame stops growing at about a megabyte of items: the rest follow, in order', async () => {
-    const big = 'x'.repeat(300_000);
-    const { client, toClient } = connect(rounds(7, (n) => ({ n, big })));
-    const seen: number[] = [];
-    const stream = client.stream('count', {}, { credit: 7, onItem: (v) => seen.push((v as { n: number }).n) });
-    await stream.result;
-    const frames = toClient.frames();
-    expect(frames.map((f) => f.type)).toEqual(['items', 'items', 'item', 'result']);
-    expect(frames.map((f) => (f.values as unknown[] | undefined)?.length)).toEqual([3, 3, undefined, undefined]);
-    expect(Math.max(...toClient.sent.map((text) => text.length))).toBeLessThan(1024 * 1024 + 100);
-    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7]);
-  });
-
-  test('when the frame cannot be written, every item of it fails and the loss is logged once', async () => {
-    const lines: { msg: string; items: number | undefined }[] = [];
-    const logger: RpcLogger = {
-      info: () => undefined,
-      warn: () => undefined,
-      error: (fields, msg) => lines.push({ msg, items: (fields as { items?: number }).items }),
-    };
-    const { server, toClient } = rawServer(rounds(4), logger);
-    toClient.holdSends = true;
-    server.frame(JSON.stringify({ type: 'call', id: 3, op: 'count', input: {}, batchItems: true }));
-    server.frame(JSON.stringify({ type: 'credit', id: 3, count: 4 }));
-    await flush();
-    expect(toClient.frames()).toEqual([{ type: 'items', id: 3, values: [1, 2, 3, 4].map((n) => ({ n })) }]);
-    toClient.breakConnection();
-    await flush();
-    expect(lines.filter((l) => l.msg.includes('could not be written'))).toEqual([
-      {
-        msg: '4 items could not be written after their call took effect (the connection closed): they are lost to this caller',
-        items: 4,
-      },
-    ]);
   });
 });

@@ -233,22 +233,23 @@ describe('HTTP + WebSocket server over the real engine', () => {
     ws.close();
   });
 
-  it('streams ready messages as one items frame to a consume call that asks for them, as item frames to one that does not', async () => {
-    for (const batchItems of [true, undefined]) {
-      const path = `.\\private$\\ws-items-${String(batchItems)}`;
+  it('sends what leaves in one turn as one frames frame to a caller that asks for it, frame by frame to one that does not', async () => {
+    for (const batchFrames of [true, undefined]) {
+      const path = `.\\private$\\ws-frames-${String(batchFrames)}`;
       await post(server.url, 'queueCreate', { path }, TOKEN);
       const bodies = ['m1', 'm2', 'm3', 'm4', 'm5'];
       await post(server.url, 'sendBatch', { messages: bodies.map((body) => ({ path, message: { body } })) }, TOKEN);
       const { ws, frames } = await openSocket(server.url);
-      ws.send(JSON.stringify({ type: 'call', id: 9, op: 'consume', input: { path }, batchItems }));
+      ws.send(JSON.stringify({ type: 'call', id: 9, op: 'consume', input: { path }, batchFrames }));
       ws.send(JSON.stringify({ type: 'credit', id: 9, count: 5 }));
-      const items = (): unknown[] =>
-        frames.flatMap((f) => (f.type === 'items' ? f.values : f.type === 'item' ? [f.value] : []));
+      const unwrapped = (): ServerFrame[] =>
+        frames.flatMap((f) => (f.type === 'frames' ? f.frames.map((inner) => serverFrameSchema.parse(inner)) : [f]));
+      const items = (): unknown[] => unwrapped().flatMap((f) => (f.type === 'item' ? [f.value] : []));
       const deadline = Date.now() + 10_000;
       while (items().length < 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      // R-O1: in receive order either way; the five were ready together, so they went as one round.
+      // R-O1: in receive order either way; the five were ready together, so they went as one stream round.
       expect(items().map((m) => (m as { body: string }).body)).toEqual(bodies);
-      expect(frames.map((f) => f.type)).toEqual(batchItems ? ['items'] : ['item', 'item', 'item', 'item', 'item']);
+      expect(frames.map((f) => f.type)).toEqual(batchFrames ? ['frames'] : ['item', 'item', 'item', 'item', 'item']);
       ws.close();
     }
   });
