@@ -4,18 +4,8 @@
  * by one. A client written from the contract, which does not ask, gets every frame on its own as before.
  */
 import { describe, expect, test } from 'vitest';
-import { RpcClient, serveRpc, type RpcHandler, type RpcLogger } from '@qk/rpc';
-import { FakeTransport, flush, type SeenFrame } from './fake-transport.js';
-
-function connect(handler: RpcHandler) {
-  const toServer = new FakeTransport();
-  const toClient = new FakeTransport();
-  const server = serveRpc(toClient, { handler });
-  const client = new RpcClient(toServer);
-  toServer.peer = server;
-  toClient.peer = client;
-  return { client, server, toServer, toClient };
-}
+import { serveRpc, type RpcHandler, type RpcLogger } from '@qk/rpc';
+import { connect, FakeTransport, flush, type SeenFrame } from './fake-transport.js';
 
 /** A server end alone, its frames sent by hand: what a client written from the contract sends. */
 function rawServer(handler: RpcHandler, logger?: RpcLogger) {

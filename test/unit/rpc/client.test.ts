@@ -1,18 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Envelope } from '@qk/model';
 import { RpcClient, serveRpc, type RpcCallContext, type RpcHandler } from '@qk/rpc';
-import { FakeTransport, flush } from './fake-transport.js';
-
-/** A client and a server connected through in-memory transports. */
-function connect(handler: RpcHandler, options: { maxCallsInFlight?: number; serverLimit?: number } = {}) {
-  const toServer = new FakeTransport();
-  const toClient = new FakeTransport();
-  const server = serveRpc(toClient, { handler, limits: { maxCallsInFlight: options.serverLimit ?? 256 } });
-  const client = new RpcClient(toServer, { maxCallsInFlight: options.maxCallsInFlight });
-  toServer.peer = server;
-  toClient.peer = client;
-  return { client, server, toServer, toClient };
-}
+import { connect, FakeTransport, flush } from './fake-transport.js';
 
 /** A service-side receive: waits for a message the test puts, then delivers it before "removing" it. */
 function receiveHandler() {

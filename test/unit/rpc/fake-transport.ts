@@ -1,5 +1,5 @@
 /** In-memory transports for the protocol's unit tests (the real ones are tested against a real socket). */
-import type { FrameSink, FrameTransport, SendOptions } from '@qk/rpc';
+import { RpcClient, serveRpc, type FrameSink, type FrameTransport, type RpcHandler, type SendOptions } from '@qk/rpc';
 
 /** What the tests read of a sent frame. */
 export interface SeenFrame {
@@ -64,3 +64,18 @@ export class FakeTransport implements FrameTransport {
 export const flush = async (): Promise<void> => {
   for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 };
+
+/**
+ * A client and a server connected through in-memory transports. `serverLimit` caps the server's calls in flight
+ * (its default otherwise); `maxCallsInFlight` is the client's own queueing limit.
+ */
+export function connect(handler: RpcHandler, options: { maxCallsInFlight?: number; serverLimit?: number } = {}) {
+  const toServer = new FakeTransport();
+  const toClient = new FakeTransport();
+  const limits = options.serverLimit === undefined ? undefined : { maxCallsInFlight: options.serverLimit };
+  const server = serveRpc(toClient, { handler, limits });
+  const client = new RpcClient(toServer, { maxCallsInFlight: options.maxCallsInFlight });
+  toServer.peer = server;
+  toClient.peer = client;
+  return { client, server, toServer, toClient };
+}

@@ -3,18 +3,8 @@
  * result; a cancel or a closed connection ends the stream and nothing more is prepared.
  */
 import { describe, expect, test } from 'vitest';
-import { MAX_CREDIT, RpcClient, serveRpc, type RpcCallContext, type RpcHandler } from '@qk/rpc';
-import { FakeTransport, flush } from './fake-transport.js';
-
-function connect(handler: RpcHandler) {
-  const toServer = new FakeTransport();
-  const toClient = new FakeTransport();
-  const server = serveRpc(toClient, { handler });
-  const client = new RpcClient(toServer);
-  toServer.peer = server;
-  toClient.peer = client;
-  return { client, server, toServer, toClient };
-}
+import { MAX_CREDIT, type RpcCallContext, type RpcHandler } from '@qk/rpc';
+import { connect, flush } from './fake-transport.js';
 
 /** A streamed call that sends `total` numbered items as its credit allows, then answers with how many. */
 function counter(total: number) {
