@@ -475,9 +475,10 @@ class RpcServerConnection implements FrameSink {
    * Failures are logged, never thrown past the caller's catch.
    */
   async #send(text: string): Promise<void> {
+    if (!this.#batching) return this.#write(text);
+    // #write says so too, but only at the flush: nothing is queued for a connection that is gone.
     if (this.#closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The connection closed before the reply left.');
-    if (this.#batching) return this.#batched(text);
-    return this.#write(text);
+    return this.#batched(text);
   }
 
   /** Adds a frame to this turn's `frames` frame; resolves once that is written. */
