@@ -117,15 +117,11 @@ export class UnitRunner {
     // the next commit start the WAL over (core/store/src/checkpointer.ts). `scheduled` stays set meanwhile, so the
     // work queued until then joins this commit.
     if (this.store.deferCommit(() => this.flush())) return;
-    // Durable work is answered after a sync that begins after its commit, and the next sync cannot begin before
-    // the one on its way ends: committing now would answer nobody sooner, only make more and smaller commits
-    // (at 5,000 sends a second, one commit each). It waits for that sync — unless a part is answered on commit
-    // (a receive's removal): one queued meanwhile schedules a flush that commits at once, taking the rest along.
-    // Waiting work is what is pending while no flush is scheduled: the sync's end commits it.
-    if (this.syncing && !this.pending.some((item) => item.answerOnCommit)) {
-      this.scheduled = false;
-      return;
-    }
+    // Committed at once even while a sync is on its way: its callers are answered no sooner (the next sync begins
+    // after this one ends), but what it sends can be received now. Waiting for that sync put the disk's latency
+    // into every message's way from sender to receiver: at 1,000 sends a second with a consumer waiting, e2e p99
+    // 2.8-3.6 ms waiting, 1.7-2.3 ms committing at once; W2's sends without a consumer measured the same either
+    // way (40,000 msg/s, issue 11).
     this.commitPending();
     this.startSync();
   }
@@ -207,8 +203,8 @@ export class UnitRunner {
       this.syncing = false;
       if (error) this.failSync(covered, error);
       else for (const { item, value } of covered) item.resolve(value);
-      if (this.pending.length > 0 && !this.scheduled) this.flush();
-      else this.startSync();
+      // What was committed while this sync was on its way goes on disk now.
+      this.startSync();
     });
   }
 

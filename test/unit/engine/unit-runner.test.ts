@@ -272,54 +272,54 @@ describe('answers wait for the disk', () => {
     await expect(answer).resolves.toBe('ok');
   });
 
-  /** `a` committed with its sync held, and `b` queued behind that sync. */
-  async function bWaitingForTheSyncOfA() {
+  /** `a` committed with its sync held, and `b` queued while that sync is on its way. */
+  async function bQueuedDuringTheSyncOfA() {
     const syncs = holdSyncs();
     const first = runner.runDurable(write('a'));
     await turn();
-    const waiting = runner.runDurable(write('b'));
+    const queued = runner.runDurable(write('b'));
     await turn();
-    return { syncs, first, waiting };
+    return { syncs, first, queued };
   }
 
-  test('durable work queued while a sync is on its way waits for it, then is committed together and shares the next sync', async () => {
-    const { syncs, first, waiting: second } = await bWaitingForTheSyncOfA();
+  test('durable work queued while a sync is on its way is committed (readable) at once, and answered after the next sync', async () => {
+    const { syncs, first, queued: second } = await bQueuedDuringTheSyncOfA();
     const third = runner.runDurable(write('c'));
     await turn();
-    // Committing b and c now would answer them no sooner (the next sync begins after this one): they wait.
-    expect(commits).toBe(1);
-    expect(stored('b') || stored('c')).toBe(false);
+    // A receiver can take b and c now; their senders hear of them only once a sync that began after their
+    // commit has ended: the next one, which cannot begin before the one on its way ends.
+    expect(commits).toBe(3);
+    expect(stored('b') && stored('c')).toBe(true);
     expect(syncs.calls).toBe(1);
+    expect(await settled(second)).toBe(false);
     syncs.finish();
     await first;
-    expect(commits).toBe(2);
-    expect(stored('b') && stored('c')).toBe(true);
     expect(await settled(second)).toBe(false);
     expect(syncs.calls).toBe(2);
     syncs.finish();
     await expect(Promise.all([second, third])).resolves.toEqual([undefined, undefined]);
+    expect(syncs.calls).toBe(2);
   });
 
-  test('a removal answered on commit does not wait for the sync on its way, and takes the waiting work with it', async () => {
-    const { syncs, first, waiting: send } = await bWaitingForTheSyncOfA();
-    expect(commits).toBe(1);
+  test('a removal answered on commit does not wait for the sync on its way; the send committed meanwhile still does', async () => {
+    const { syncs, first, queued: send } = await bQueuedDuringTheSyncOfA();
     const removal = runner.runDurable(() => (write('received')(), 'removed'), { answerOnCommit: true });
     await expect(removal).resolves.toBe('removed');
-    expect(commits).toBe(2);
-    expect(stored('b')).toBe(true);
+    expect(stored('b') && stored('received')).toBe(true);
     expect(await settled(send)).toBe(false); // b is answered after a sync that began after its commit
     syncs.finish();
     await first;
+    expect(await settled(send)).toBe(false);
     syncs.finish();
     await send;
   });
 
-  test('close commits durable work that was waiting for the sync on its way', async () => {
-    const { syncs, first, waiting } = await bWaitingForTheSyncOfA();
-    expect(stored('b')).toBe(false);
-    runner.close();
+  test('close puts on disk what was committed while a sync was on its way, and answers it', async () => {
+    const { syncs, first, queued } = await bQueuedDuringTheSyncOfA();
     expect(stored('b')).toBe(true);
-    await expect(waiting).resolves.toBeUndefined();
+    runner.close();
+    expect(syncs.syncNowCalls).toBe(1);
+    await expect(queued).resolves.toBeUndefined();
     syncs.finish();
     await first;
   });
