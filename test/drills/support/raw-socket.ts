@@ -18,8 +18,13 @@ export class RawSocket {
   private readonly waiting = new Map<number, (frame: ResultFrame) => void>();
   /** The latest result that arrived for each id (kept for calls nobody awaits). */
   readonly results = new Map<number, ResultFrame>();
-  /** Every result frame that arrived, in order (a protocol could answer one id twice). */
+  /** Every result frame that arrived, in order (a protocol could answer one id twice), while recordAll is true. */
   readonly allResults: ResultFrame[] = [];
+  /**
+   * False for a long-lived socket whose results are each taken once and then forgotten (the soak): kept, its
+   * replies — bodies of up to 200 KB among them — held the drill's own process past V8's heap limit in ten minutes.
+   */
+  recordAll = true;
   events = 0;
   closed = false;
   closeCode: number | null = null;
@@ -60,7 +65,7 @@ export class RawSocket {
     if (frame.type === 'result' && typeof frame.id === 'number') {
       const result = frame as ResultFrame;
       this.results.set(result.id, result);
-      this.allResults.push(result);
+      if (this.recordAll) this.allResults.push(result);
       this.waiting.get(result.id)?.(result);
       this.waiting.delete(result.id);
     }
@@ -90,6 +95,11 @@ export class RawSocket {
       this.waiting.set(id, (frame) => done(frame));
       this.ws.once('close', onClose);
     });
+  }
+
+  /** Drops the result kept for a call once its caller has it. */
+  forget(id: number): void {
+    this.results.delete(id);
   }
 
   async call(op: string, input: unknown, timeoutMs?: number): Promise<ResultFrame | null> {
