@@ -7,6 +7,7 @@ import type { NetworkNode } from '@qk/network';
 import type { RpcLogger } from '@qk/rpc';
 import { ServiceHost } from './host.js';
 import { createServiceLogger, type LogLevel } from './logger.js';
+import { startHeapTrimmer } from './heap-trimmer.js';
 import { guardProcess } from './process-guard.js';
 import { planExposure } from '../transports/exposure.js';
 import { startFailure } from './start-failure.js';
@@ -41,7 +42,8 @@ export interface RunServiceOptions {
   /**
    * The service is what this process is for (`qk service start`, Electron's utility process): files it creates
    * are owner-only (umask 077), an unhandled rejection or uncaught exception is logged instead of ending it,
-   * and a broken store stops the service cleanly and then exits the process with code 1.
+   * a broken store stops the service cleanly and then exits the process with code 1, and the heap a burst of
+   * work grew is compacted at the next quiet moment (heap-trimmer.ts).
    */
   processOwner?: boolean | undefined;
   /** Accept deliveries from other computers here (`--peer-listen`); without it this computer only sends. */
@@ -126,6 +128,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     stop().catch(stopFailed);
   };
   let unguard = (): void => undefined;
+  let stopTrimming = (): void => undefined;
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       logger.info({}, 'The service is stopping');
@@ -141,6 +144,7 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
           process.off('SIGTERM', onSignal);
         }
         logger.info({}, 'The service stopped');
+        stopTrimming();
         await log.close();
         unguard();
         markStopped();
@@ -164,6 +168,8 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     };
     host.onFatalError(fatal);
     unguard = guardProcess(logger, fatal);
+    // Only where the process is the service's: a collection tuned for its heap is no business of an embedder's.
+    stopTrimming = startHeapTrimmer({ logger: logger.child({ component: 'memory' }) });
   }
   if (options.handleSignals) {
     process.on('SIGINT', onSignal);
