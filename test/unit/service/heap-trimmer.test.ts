@@ -63,6 +63,15 @@ describe('heap trimmer', () => {
     expect(state.compacted).toBe(1);
   });
 
+  it('asks a large heap to grow by half its size first (the pause of a compaction grows with what is live)', () => {
+    const { state, trimmer } = trimmerOver({ heapMB: 600 });
+    state.heapMB = 880;
+    expect(trimmer.look()).toBe(false);
+    state.heapMB = 900;
+    state.afterCompactionMB = 620;
+    expect(trimmer.look()).toBe(true);
+  });
+
   it('counts growth from the smallest the heap has been since, when V8 shrank it on its own', () => {
     const { state, trimmer } = trimmerOver({ heapMB: 150 });
     state.heapMB = 40;

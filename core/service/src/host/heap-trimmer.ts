@@ -16,6 +16,11 @@ import type { Logger } from '@qk/model';
 
 /** Growth of the heap since the last compaction (or the start) that makes the next quiet moment compact it. */
 export const TRIM_GROWTH_BYTES = 64 * 1024 * 1024;
+/**
+ * And growth by at least this share of the heap's size then: a compaction's pause grows with what is live, so a
+ * heap that holds much (a queue manager with a large working set) is compacted only for growth worth its pause.
+ */
+const TRIM_GROWTH_SHARE = 0.5;
 /** How often the loop and the heap are looked at. */
 const SAMPLE_MS = 500;
 /** The share of a sample the loop may have been busy and still count as quiet. */
@@ -58,7 +63,8 @@ export class HeapTrimmer {
     const utilization = this.#loopUtilization();
     const before = this.#heapBytes();
     this.#floor = Math.min(this.#floor, before);
-    if (before - this.#floor < this.#growthBytes || utilization > QUIET_UTILIZATION) return false;
+    const threshold = Math.max(this.#growthBytes, this.#floor * TRIM_GROWTH_SHARE);
+    if (before - this.#floor < threshold || utilization > QUIET_UTILIZATION) return false;
     const started = this.#now();
     try {
       this.#compact();
