@@ -5,9 +5,9 @@
  * reducer did not shrink it either. After 1,000,000 sends the service held 371 MB at rest for as long as it was
  * left alone (30 s measured), its heap 196 MB of which 67 MB was live (bench/README.md, "Memory at rest").
  *
- * So when the heap has grown well past its size at the last look and the event loop has been quiet for a sample,
- * one compacting full collection moves the live objects together and returns the emptied pages: 40-100 ms of a
- * loop that had nothing else to do, and only after such growth, so never a collection per quiet moment.
+ * So when the heap has grown well past its size after the last compaction and the event loop has been quiet for a
+ * sample, one compacting full collection moves the live objects together and returns the emptied pages: 80-200 ms
+ * of a loop that had nothing else to do, and only after such growth, so never a collection per quiet moment.
  */
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
@@ -15,7 +15,7 @@ import { runInNewContext } from 'node:vm';
 import type { Logger } from '@qk/model';
 
 /** Growth of the heap since the last compaction (or the start) that makes the next quiet moment compact it. */
-export const TRIM_GROWTH_BYTES = 64 * 1024 * 1024;
+const TRIM_GROWTH_BYTES = 64 * 1024 * 1024;
 /**
  * And growth by at least this share of the heap's size then: a compaction's pause grows with what is live, so a
  * heap that holds much (a queue manager with a large working set) is compacted only for growth worth its pause.
@@ -121,8 +121,8 @@ export function compactingCollection(): void {
 }
 
 function exposedCollector(): () => void {
-  const global = (globalThis as { gc?: () => void }).gc;
-  if (global) return global;
+  const startedWithIt = (globalThis as { gc?: () => void }).gc;
+  if (startedWithIt) return startedWithIt;
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as (() => void) | undefined;
   if (typeof gc !== 'function') throw new Error('V8 did not expose its collector');
