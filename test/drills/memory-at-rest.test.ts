@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { delay } from '../helpers/service-harness.js';
 import { count, reportFigures } from './support/figures.js';
-import { DrillService, rssOf } from './support/service-process.js';
+import { DrillService } from './support/service-process.js';
 import { sized } from './support/size.js';
 
 const MESSAGES = sized(200_000, 1_000_000);
@@ -62,7 +62,7 @@ test('after a burst of sends the service gives its heap back once it is quiet', 
       waitedMs = Date.now() - restStarted;
       // The pages are returned just after the collection: give the process a moment before reading RSS.
       await delay(1_000);
-      restKB = rssOf(service.pid).currentKB;
+      restKB = service.rss().currentKB;
       break;
     }
   }

@@ -36,7 +36,6 @@ export interface HeapTrimmerOptions {
   loopUtilization?: (() => number) | undefined;
   /** One compacting full collection. */
   compact?: (() => void) | undefined;
-  now?: (() => number) | undefined;
 }
 
 /** What one look decides; exported for the tests that drive it without a timer. */
@@ -45,7 +44,6 @@ export class HeapTrimmer {
   readonly #heapBytes: () => number;
   readonly #loopUtilization: () => number;
   readonly #compact: () => void;
-  readonly #now: () => number;
   /** The heap's size after the last compaction, or its smallest since: growth is counted from here. */
   #floor: number;
 
@@ -54,7 +52,6 @@ export class HeapTrimmer {
     this.#heapBytes = options.heapBytes ?? (() => getHeapStatistics().total_heap_size);
     this.#loopUtilization = options.loopUtilization ?? loopUtilizationSinceLastCall();
     this.#compact = options.compact ?? compactingCollection;
-    this.#now = options.now ?? (() => performance.now());
     this.#floor = this.#heapBytes();
   }
 
@@ -65,7 +62,7 @@ export class HeapTrimmer {
     this.#floor = Math.min(this.#floor, before);
     const threshold = Math.max(this.#growthBytes, this.#floor * TRIM_GROWTH_SHARE);
     if (before - this.#floor < threshold || utilization > QUIET_UTILIZATION) return false;
-    const started = this.#now();
+    const started = performance.now();
     try {
       this.#compact();
     } catch (error) {
@@ -77,7 +74,7 @@ export class HeapTrimmer {
     const after = this.#heapBytes();
     this.#floor = after;
     this.options.logger.info(
-      { heapBeforeMB: toMB(before), heapAfterMB: toMB(after), ms: Math.round(this.#now() - started) },
+      { heapBeforeMB: toMB(before), heapAfterMB: toMB(after), ms: Math.round(performance.now() - started) },
       'The heap was compacted while the service was quiet',
     );
     return true;
