@@ -43,16 +43,21 @@ function fromQueueRow(r: QueueRow): QueueRecord {
 
 export type NewQueue = Omit<QueueRecord, 'id'>;
 
+/** The meta key of the highest queue ID ever given: IDs are never reused (see `insert`). */
+const QUEUE_ID_HIGH_KEY = 'queue_id_high';
+
 /** Queues, the computer's identity and its settings. */
 export class QueueStore {
   private readonly s: Record<string, Database.Statement>;
+  /** The ID the next queue gets; only ever grows, in memory even past a rolled-back insert. */
+  private nextId: number;
 
   constructor(db: Db) {
     this.s = {
       all: db.prepare(`SELECT * FROM queues ORDER BY id`),
       insert: db.prepare(
-        `INSERT INTO queues (kind, name, name_key, parent_id, number, guid, transactional, journal, quota_kb, journal_quota_kb, label, retention, created_ms, modified_ms)
-         VALUES (@kind, @name, @nameKey, @parentId, @number, @guid, @transactional, @journal, @quotaKB, @journalQuotaKB, @label, @retention, @createdMs, @modifiedMs)`,
+        `INSERT INTO queues (id, kind, name, name_key, parent_id, number, guid, transactional, journal, quota_kb, journal_quota_kb, label, retention, created_ms, modified_ms)
+         VALUES (@id, @kind, @name, @nameKey, @parentId, @number, @guid, @transactional, @journal, @quotaKB, @journalQuotaKB, @label, @retention, @createdMs, @modifiedMs)`,
       ),
       update: db.prepare(
         `UPDATE queues SET journal = @journal, quota_kb = @quotaKB, journal_quota_kb = @journalQuotaKB, label = @label,
@@ -68,20 +73,38 @@ export class QueueStore {
         `INSERT INTO settings (name, value, pending) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value, pending = excluded.pending`,
       ),
     };
+    // Stores made before the high mark was kept: every ID a row still names counts as given.
+    const named = db
+      .prepare(
+        `SELECT max(coalesce((SELECT max(id) FROM queues), 0),
+                    coalesce((SELECT max(queue_id) FROM queue_buckets), 0),
+                    coalesce((SELECT max(queue_id) FROM dead_buckets), 0))`,
+      )
+      .pluck()
+      .get() as number;
+    this.nextId = Math.max(named, Number(this.getMeta(QUEUE_ID_HIGH_KEY) ?? '0')) + 1;
   }
 
   all(): QueueRecord[] {
     return (this.s.all!.all() as QueueRow[]).map(fromQueueRow);
   }
 
+  /**
+   * Inside a transaction. A queue's ID is never given again, not even after the queue is deleted: a cursor,
+   * a waiting receive or a purge still being reclaimed may name a deleted queue by its ID, and must never come
+   * to name a new one (SQLite alone would reuse the highest ID once its row is deleted).
+   */
   insert(queue: NewQueue): QueueRecord {
-    const info = this.s.insert!.run({
+    const id = this.nextId++;
+    this.s.insert!.run({
       ...queue,
+      id,
       transactional: queue.transactional ? 1 : 0,
       journal: queue.journal ? 1 : 0,
       retention: queue.retention ? 1 : 0,
     });
-    return { ...queue, id: Number(info.lastInsertRowid) };
+    this.setMeta(QUEUE_ID_HIGH_KEY, String(id));
+    return { ...queue, id };
   }
 
   update(queue: QueueRecord): void {

@@ -90,6 +90,27 @@ describe('cursors (R-C2–R-C5)', () => {
     await expect(h.qm.cursorPeek({ cursor: orphan })).rejects.toMatchObject({ code: 'QUEUE_DELETED' });
   });
 
+  test('a cursor on a deleted queue never reads a queue created after it, nor keeps an unused subqueue (R-S1)', async () => {
+    // The deleted queue held the highest ID, the one SQLite alone would give the next queue again.
+    const gone = '.\\private$\\gone';
+    h.qm.createQueue({ path: gone });
+    const orphan = h.qm.openCursor(gone);
+    await h.qm.deleteQueue(gone);
+    const later = '.\\private$\\later';
+    h.qm.createQueue({ path: later });
+    await h.qm.send(later, { label: 'not for the orphan' });
+    await expect(h.qm.cursorReceive({ cursor: orphan })).rejects.toMatchObject({ code: 'QUEUE_DELETED' });
+    expect(h.qm.browse({ path: later }).messages.map((m) => m.label)).toEqual(['not for the orphan']);
+
+    const another = h.qm.openCursor(later);
+    await h.qm.deleteQueue(later);
+    // A refused call names a subqueue: it opens for the call and goes with it, the orphan cursor notwithstanding.
+    expect(() => h.qm.deleteMessage(`${Q};poison`, 49)).toThrow(expect.objectContaining({ code: 'MESSAGE_NOT_FOUND' }));
+    await settle();
+    expect(h.qm.listQueues().map((q) => q.path)).not.toContain(`${Q};poison`);
+    await expect(h.qm.cursorPeek({ cursor: another })).rejects.toMatchObject({ code: 'QUEUE_DELETED' });
+  });
+
   test('a cursor on a subqueue walks it', async () => {
     await fill(['p', 3]);
     const [m] = h.qm.browse({ path: Q }).messages;

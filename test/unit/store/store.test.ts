@@ -106,3 +106,34 @@ test('a transaction that throws leaves nothing of its writes, savepoints committ
     store.close();
   }
 });
+
+test('a queue ID is never given again: not after its queue is deleted, not after a restart', () => {
+  const dir = tempDir();
+  const newQueue = (name: string) => ({
+    kind: 'private' as const,
+    name,
+    nameKey: name,
+    parentId: null,
+    number: null,
+    guid: null,
+    transactional: false,
+    journal: false,
+    quotaKB: null,
+    journalQuotaKB: null,
+    label: '',
+    retention: false,
+    createdMs: 0,
+    modifiedMs: 0,
+  });
+  let store = Store.open(dir);
+  const first = store.transaction(() => store.queues.insert(newQueue('a')));
+  store.transaction(() => store.queues.remove(first.id));
+  const second = store.transaction(() => store.queues.insert(newQueue('b')));
+  expect(second.id).toBeGreaterThan(first.id);
+  store.transaction(() => store.queues.remove(second.id));
+  store.close();
+  store = Store.open(dir);
+  const third = store.transaction(() => store.queues.insert(newQueue('c')));
+  expect(third.id).toBeGreaterThan(second.id);
+  store.close();
+});
