@@ -19,6 +19,8 @@ export interface MaintenanceSettings {
 
 export class Maintenance {
   private readonly subqueues: IdleSubqueues;
+  /** Subqueues opened by naming them since the last `releaseOpenedSubqueues`. */
+  private readonly openedSubqueues = new Set<QueueRecord>();
   /** When each outgoing queue last had traffic. */
   private readonly outgoingActivity = new Map<number, number>();
   private lastStoreCleanupMs: number;
@@ -29,12 +31,12 @@ export class Maintenance {
     private readonly traffic: TrafficMeter,
     private readonly settings: MaintenanceSettings,
     startMs: number,
-    hasOpenCursor: (queueId: number) => boolean,
+    hasOpenHandle: (queueId: number) => boolean,
     /** An outgoing queue on hold (paused) stays, empty or not: its hold shows in `qk outgoing list`. */
     private readonly isHeld: (queue: QueueRecord) => boolean = () => false,
   ) {
     this.lastStoreCleanupMs = startMs;
-    this.subqueues = new IdleSubqueues(hasOpenCursor);
+    this.subqueues = new IdleSubqueues(hasOpenHandle);
   }
 
   /** Notes the queues whose messages changed in the last tick. */
@@ -43,14 +45,24 @@ export class Maintenance {
   }
 
   /**
-   * A call opened a subqueue by naming it: once the call is over, it goes again if nothing uses it (R-S1) —
-   * without a queueCreated/queueDeleted pair, as far as any watcher can tell it never existed — or, kept by a
-   * waiting receive or a move, it is announced then.
+   * A call opened a subqueue by naming it: once the call's synchronous part is over (`releaseOpenedSubqueues`,
+   * which the service calls then), it goes again if nothing uses it (R-S1) — without a queueCreated/queueDeleted
+   * pair, as far as any watcher can tell it never existed — or, kept by a waiting receive, a cursor, a stream or
+   * a move, it is announced then. A turn later at the latest, for callers that do not say when their part ends.
    */
   subqueueOpened(queue: QueueRecord): void {
-    // setImmediate runs after the call's synchronous part and its reply, before the next request is read; a
-    // receive that waits on the subqueue registers its waiter first, and keeps it.
-    setImmediate(() => this.subqueueCallEnded(queue));
+    if (this.openedSubqueues.size === 0) setImmediate(() => this.releaseOpenedSubqueues());
+    this.openedSubqueues.add(queue);
+  }
+
+  /**
+   * The synchronous part of a call is over: the subqueues it opened only by naming them go now, before another
+   * call read from the same chunk of a connection can see them (a refused call changes nothing).
+   */
+  releaseOpenedSubqueues(): void {
+    const opened = [...this.openedSubqueues];
+    this.openedSubqueues.clear();
+    for (const queue of opened) this.subqueueCallEnded(queue);
   }
 
   /** The call that opened or waited on a subqueue is over: it goes now if nothing else uses it (R-S1). */

@@ -218,7 +218,7 @@ class QueueManager implements QueueManagerApi {
         storeCleanupMs: settings.get('MessageCleanupInterval'),
       },
       this.startedMs,
-      (queueId) => this.appCursors.isOpenOn(queueId),
+      (queueId) => this.appCursors.isOpenOn(queueId) || [...this.streams].some((s) => s.queueId === queueId),
       (queue) => this.networkConfig.isPaused(queue),
     );
     this.expiry = new Expiry(this.ctx, () => this.closed);
@@ -692,6 +692,10 @@ class QueueManager implements QueueManagerApi {
 
   closeCursor(cursor: string): void {
     this.appCursors.close(cursor);
+  }
+
+  releaseOpenedSubqueues(): void {
+    if (!this.closed) this.maintenance.releaseOpenedSubqueues();
   }
 
   async peek(input: PeekInput): Promise<MessageInfo> {

@@ -115,8 +115,8 @@ const IDLE_SUBQUEUE_MS = 10_000;
 export class IdleSubqueues {
   private readonly emptySince = new Map<number, number>();
 
-  /** `hasOpenCursor`: an application cursor on a subqueue is an open handle, which keeps it (R-S1). */
-  constructor(private readonly hasOpenCursor: (queueId: number) => boolean) {}
+  /** `hasOpenHandle`: an application's cursor or stream on a subqueue is an open handle, which keeps it (R-S1). */
+  constructor(private readonly hasOpenHandle: (queueId: number) => boolean) {}
 
   /** Runs on the timer tick. */
   sweep(ctx: EngineContext, nowMs: number): void {
@@ -151,7 +151,7 @@ export class IdleSubqueues {
       ctx.core.registry.usageOf(queue.id).count === 0 &&
       !ctx.waiters.has(queue.id) &&
       ctx.claims.countIn(queue.id) === 0 &&
-      !this.hasOpenCursor(queue.id)
+      !this.hasOpenHandle(queue.id)
     );
   }
 

@@ -276,6 +276,11 @@ export interface QueueManagerApi {
   /** Receives the message at the cursor; the cursor then stands after it (R-C3). */
   cursorReceive(input: CursorReceiveInput): Promise<MessageInfo>;
   closeCursor(cursor: string): void;
+  /**
+   * Says that the synchronous part of a call is over: a subqueue it opened only by naming it, which nothing
+   * holds, goes now (R-S1), so the next call — even one read from the same chunk — cannot see it.
+   */
+  releaseOpenedSubqueues(): void;
   /** True when `path` names another computer's queue: reading it reads this computer's outgoing queue for it. */
   isRemotePath(path: string): boolean;
   browse(input: BrowseInput): BrowsePage;

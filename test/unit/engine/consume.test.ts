@@ -163,6 +163,24 @@ describe('streaming receive', () => {
   });
 });
 
+describe('a stream on a subqueue', () => {
+  test('R-S1 an open stream is an open handle: its empty subqueue stays while it waits, and gets what is moved in', async () => {
+    const held = `${Q};held`;
+    const s = open(held, 0);
+    await ticks();
+    h.clock.advance(15_000); // past the time an empty, unused subqueue stays
+    await ticks();
+    expect(h.qm.listQueues().map((q) => q.path)).toContain(held);
+    await h.qm.send(Q, { body: 'moved in' });
+    const [m] = h.qm.browse({ path: Q }).messages;
+    await h.qm.moveMessage(Q, m?.lookupId ?? 0, held);
+    s.grant(1);
+    await ticks();
+    expect(s.bodies()).toEqual(['moved in']);
+    await closed(s.stream, s.close);
+  });
+});
+
 describe('transactional stream', () => {
   test('R-M4 a transactional stream needs a transactional queue', () => {
     expect(() => open(Q, 1, true)).toThrow(expect.objectContaining({ code: 'TRANSACTION_USAGE' }));

@@ -233,6 +233,7 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     cursorPeek: unsupported,
     cursorReceive: unsupported,
     closeCursor: unsupported,
+    releaseOpenedSubqueues: () => undefined,
     rejectMessage: unsupported,
     resendDeadLetters: unsupported,
     exportMessages: unsupported,

@@ -138,4 +138,29 @@ describe('ServiceHost', () => {
     });
     expect(host.transactions.size).toBe(0);
   });
+  it('R-S1 a subqueue a refused call opened is gone before the next call of the same turn reads the queues; one a waiting receive holds stays', async () => {
+    const { dir, cleanup } = tempDataDir();
+    const host = ServiceHost.open({ dataDir: dir });
+    cleanups.push(cleanup, () => host.close());
+    await host.call('queueCreate', { path: '.\\private$\\orders' });
+    const paths = (envelope: { ok: boolean; value?: unknown }): string[] =>
+      (envelope.value as { path: string }[]).map((q) => q.path);
+    // Two frames of one chunk: the second call starts before the first has answered.
+    const [refused, listed] = await Promise.all([
+      host.call('messageDelete', { path: '.\\private$\\orders;poison', lookupId: 49 }),
+      host.call('queueList', {}),
+    ]);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'MESSAGE_NOT_FOUND' } });
+    expect(paths(listed)).not.toContain('.\\private$\\orders;poison');
+
+    const waiting = host.call('receive', { path: '.\\private$\\orders;held', timeoutMs: 60_000 });
+    expect(paths(await host.call('queueList', {}))).toContain('.\\private$\\orders;held');
+    await host.call('send', { path: '.\\private$\\orders', message: { label: 'moved' } });
+    const browsed = await host.call('browse', { path: '.\\private$\\orders' });
+    const lookupId = browsed.ok ? (browsed.value as { messages: { lookupId: number }[] }).messages[0]?.lookupId : 0;
+    expect(
+      await host.call('messageMove', { path: '.\\private$\\orders', lookupId, target: '.\\private$\\orders;held' }),
+    ).toMatchObject({ ok: true });
+    expect(await waiting).toMatchObject({ ok: true, value: { label: 'moved' } });
+  });
 });

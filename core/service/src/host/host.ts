@@ -178,7 +178,15 @@ export class ServiceHost {
       const parsed: unknown = def.input.parse(input ?? {});
       await this.#gate;
       const handler = this.#contextual[op] as (input: unknown, context: CallContext) => Promise<unknown>;
-      envelope = { ok: true, value: await handler(parsed, context) };
+      let result: Promise<unknown>;
+      try {
+        result = handler(parsed, context);
+      } finally {
+        // The handler's synchronous part has run (a refusal of a synchronous operation included): before any
+        // other call goes on, what it opened in passing goes (R-S1).
+        this.#engine?.releaseOpenedSubqueues();
+      }
+      envelope = { ok: true, value: await result };
     } catch (error) {
       envelope = { ok: false, error: toErrorBody(error) };
       this.#unexpected(op, input, error);
