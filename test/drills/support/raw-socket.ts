@@ -30,6 +30,8 @@ export class RawSocket {
   closeCode: number | null = null;
 
   private constructor(readonly ws: WebSocket) {
+    // Each awaited result listens for the close until it arrives: a drill awaits hundreds at once.
+    ws.setMaxListeners(0);
     ws.on('message', (data: Buffer) => this.onFrame(data.toString('utf8')));
     ws.on('close', (code) => {
       this.closed = true;
