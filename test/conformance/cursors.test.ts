@@ -81,3 +81,17 @@ describe.concurrent('cursors', () => {
     await api('cursorClose', { cursor });
   });
 });
+
+// Not concurrent: the queue deleted under the cursor must be the newest, whose ID the store would give again.
+describe('a cursor whose queue was deleted', () => {
+  test('R-C2 R-Q1 it answers QUEUE_DELETED from then on, and never reads a queue created after', async () => {
+    const { q, svc } = file;
+    const gone = await queueOf('c-gone', 'went with its queue');
+    const { cursor } = await api<{ cursor: string }>('cursorOpen', { path: gone });
+    ok(await svc.qk('queue', 'delete', gone));
+    const later = await queueOf('c-later', 'not for that cursor');
+    await expect(api('cursorReceive', { cursor })).rejects.toMatchObject({ code: 'QUEUE_DELETED' });
+    await expect(api('cursorPeek', { cursor, action: 'next' })).rejects.toMatchObject({ code: 'QUEUE_DELETED' });
+    expect((await q.messages(later)).map((m) => m.label)).toEqual(['not for that cursor']);
+  });
+});
