@@ -60,6 +60,8 @@ export class Maintenance {
    * call read from the same chunk of a connection can see them (a refused call changes nothing).
    */
   releaseOpenedSubqueues(): void {
+    // Every call of the service ends its synchronous part here: nothing to allocate when nothing was opened.
+    if (this.openedSubqueues.size === 0) return;
     const opened = [...this.openedSubqueues];
     this.openedSubqueues.clear();
     for (const queue of opened) this.subqueueCallEnded(queue);
