@@ -5,11 +5,10 @@
  * the burst left — rather than keep it for as long as it is left alone, as it did before the heap trimmer
  * (core/service/src/host/heap-trimmer.ts): 371 MB at rest after 1,000,000 sends, 286 MB with it.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { delay } from '../helpers/service-harness.js';
 import { count, reportFigures } from './support/figures.js';
+import { serviceLogLines } from './support/service-log.js';
 import { DrillService } from './support/service-process.js';
 import { sized } from './support/size.js';
 
@@ -24,9 +23,8 @@ const BODY = 'm'.repeat(200);
 const service = new DrillService();
 afterAll(() => service.dispose());
 
-function compactionLines(): string[] {
-  const log = readFileSync(join(service.dataDir, 'logs', 'service.log'), 'utf8');
-  return log.split('\n').filter((line) => line.includes('The heap was compacted'));
+function compactionLines(): { msg: string }[] {
+  return serviceLogLines(service.dataDir).filter((line) => line.msg.includes('The heap was compacted'));
 }
 
 test('after a burst of sends the service gives its heap back once it is quiet', { timeout: 300_000 }, async () => {
@@ -69,7 +67,7 @@ test('after a burst of sends the service gives its heap back once it is quiet', 
   const shown = await api.value<{ messageCount: number }>('queueShow', { path: PATH });
   const { peakKB } = service.rss();
   const lines = compactionLines();
-  const lastLine = lines.at(-1) ?? '';
+  const lastLine = JSON.stringify(lines.at(-1) ?? null);
   const mb = (kb: number): string => `${(kb / 1024).toFixed(0)} MB`;
   const givenBackKB = afterBurstKB - restKB;
   const holds = lines.length > compactionsDuringBurst && givenBackKB >= 24 * 1024 && shown.messageCount === MESSAGES;

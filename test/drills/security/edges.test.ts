@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { qkBin, repoRoot } from '../../helpers/service-harness.js';
 import type { ApiSession, CallOutcome } from '../support/api.js';
+import { serviceLogLines, serviceLogText } from '../support/service-log.js';
 import { DrillService } from '../support/service-process.js';
 
 const modeOf = (path: string): number => statSync(path).mode & 0o777;
@@ -174,10 +175,7 @@ describe('reading an outgoing queue is an admin action (item 8)', () => {
 describe('logging (item 9)', () => {
   test('DIR/logs/service.log holds structured lines at --log-level debug: the start, the folder warning, requests', async () => {
     await api.value('serviceStatus', {});
-    const lines = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { level: number; msg: string; component?: string });
+    const lines = serviceLogLines<{ level: number; msg: string; component?: string }>(dataDir);
     expect(lines.some((line) => line.msg === 'The service is ready' && line.level === 30)).toBe(true);
     expect(lines.some((line) => line.level === 40 && /readable by others/.test(line.msg))).toBe(true);
     // Fastify's own request lines, through the same logger, at debug.
@@ -201,7 +199,7 @@ describe('logging (item 9)', () => {
   });
 
   test('a second service refused on the folder writes nothing into the running one’s log', () => {
-    const before = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8');
+    const before = serviceLogText(dataDir);
     const run = spawnSync(process.execPath, [qkBin, 'service', 'start', '--data', dataDir, '--json'], {
       cwd: repoRoot,
       encoding: 'utf8',
@@ -210,7 +208,7 @@ describe('logging (item 9)', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('SERVICE_ALREADY_RUNNING');
     expect(run.stderr).toContain(`pid ${service.pid}`);
-    const after = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8');
+    const after = serviceLogText(dataDir);
     expect(after.startsWith(before)).toBe(true);
     expect(after.slice(before.length)).not.toContain('SERVICE_ALREADY_RUNNING');
   });

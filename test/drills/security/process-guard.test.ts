@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { acquireDataLock } from '../../../core/service/src/host/data-lock.js';
 import { repoRoot } from '../../helpers/service-harness.js';
 import { ApiSession } from '../support/api.js';
+import { serviceLogLines } from '../support/service-log.js';
 
 const entry = join(repoRoot, 'artifacts', 'drills', 'guarded-service.mjs');
 const dataDir = mkdtempSync(join(tmpdir(), 'qk-guard-'));
@@ -80,10 +81,7 @@ test('an unhandled rejection and an uncaught exception are logged and the servic
   expect(existsSync(join(dataDir, 'service.lock'))).toBe(false);
   acquireDataLock(dataDir).release();
 
-  const logged = readFileSync(join(dataDir, 'logs', 'service.log'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { level: number; msg: string; err?: { message: string; stack: string } });
+  const logged = serviceLogLines<{ level: number; msg: string; err?: { message: string; stack: string } }>(dataDir);
   const errors = logged.filter((line) => line.level >= 50);
   expect(errors.map((line) => line.err?.message)).toEqual([
     'a promise nobody waits for failed',
