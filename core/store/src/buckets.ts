@@ -12,6 +12,7 @@
 import type Database from 'better-sqlite3';
 import type { QueueKind } from './records.js';
 import type { Db } from './open-database.js';
+import type { RowCache } from './row-cache.js';
 
 /** A purged bucket whose rows are still to be deleted, and what its messages owe as they go. */
 export interface DeadBucket {
@@ -43,7 +44,11 @@ export class Buckets {
     Database.Statement
   >;
 
-  constructor(db: Db) {
+  /** `rows`: the cache of rows written, which forgets a bucket's rows once it is dead. */
+  constructor(
+    db: Db,
+    private readonly rows: RowCache,
+  ) {
     this.s = {
       remap: db.prepare(
         `INSERT INTO queue_buckets (queue_id, bucket) VALUES (?, ?) ON CONFLICT(queue_id) DO UPDATE SET bucket = excluded.bucket`,
@@ -116,6 +121,7 @@ export class Buckets {
     this.nextBucket = liveBucket - 1;
     this.dead.set(oldBucket, dead);
     this.setRemap(queueId, liveBucket);
+    this.rows.forgetBucket(oldBucket);
     const undo = (): void => {
       this.nextBucket = liveBucket;
       this.dead.delete(oldBucket);

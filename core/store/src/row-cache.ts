@@ -19,6 +19,7 @@ export const ROW_CACHE_BYTES = 64 * 1024 * 1024;
 /** The fixed cost of one row held: its array, the row's strings and the map's entry, about. */
 const ROW_OVERHEAD_BYTES = 512;
 const BODY_COLUMN = 7;
+const BUCKET_COLUMN = 1;
 
 export class RowCache {
   readonly #rows: Record<MessageTable, Map<number, readonly unknown[]>> = { main: new Map(), mem: new Map() };
@@ -62,6 +63,22 @@ export class RowCache {
     // A range can be far wider than the rows held: walk whichever is smaller.
     if (last - first + 1 <= rows.size) for (let id = first; id <= last; id++) this.forget(table, id);
     else for (const id of [...rows.keys()]) if (id >= first && id <= last) this.forget(table, id);
+  }
+
+  /**
+   * Forgets the rows of a bucket that a purge or a queue's deletion has just made dead. Left to go one by one as
+   * the reclaimer deletes them, they would fill the cache for seconds after a large purge, and the rows of the
+   * messages sent meanwhile would not be held (a cache that is full takes no more): the next receives would read
+   * every row back. One walk of the rows held, once per purge.
+   */
+  forgetBucket(bucket: number): void {
+    for (const rows of Object.values(this.#rows)) {
+      for (const [lookupId, row] of rows) {
+        if (row[BUCKET_COLUMN] !== bucket) continue;
+        rows.delete(lookupId);
+        this.#bytes -= costOf(row);
+      }
+    }
   }
 
   /** Forgets every row. */

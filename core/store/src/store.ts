@@ -40,9 +40,9 @@ export class Store {
   ) {
     // SQLite names the log after the database file, resolved as it was when it opened it (now).
     this.wal = new WalSync(path.resolve(`${db.name}-wal`));
-    this.buckets = new Buckets(db);
     const rows = new RowCache();
     this.rows = rows;
+    this.buckets = new Buckets(db, rows);
     this.messages = new MessageStore(db, this.buckets, rows);
     this.readyOrder = new ReadyOrder(db, this.buckets, rows);
     this.bulkExpiry = new BulkExpiry(db, this.buckets, rows);

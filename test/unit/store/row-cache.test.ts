@@ -149,3 +149,32 @@ test('the cache stops taking rows at its budget and makes room as rows are forgo
   (cache.get('mem', 4) as unknown[])[1] = 99;
   expect((cache.get('mem', 4) as unknown[])[1]).toBe(QUEUE);
 });
+
+test("a purge or a queue's deletion empties the cache of that queue's rows at once, not as the reclaimer deletes them", () => {
+  const cache = new RowCache(3_100);
+  const row = (bucket: number): unknown[] => [0, bucket, 1, 3, 'id', 0, '', Buffer.alloc(500)];
+  cache.put('main', 1, row(QUEUE));
+  cache.put('mem', 2, row(QUEUE));
+  cache.put('main', 3, row(OTHER));
+  cache.put('main', 4, row(OTHER)); // past the budget: not taken
+  expect(cache.get('main', 4)).toBeUndefined();
+  cache.forgetBucket(QUEUE);
+  expect([cache.get('main', 1), cache.get('mem', 2)]).toEqual([undefined, undefined]);
+  expect(cache.get('main', 3)).toBeDefined();
+  cache.put('main', 4, row(OTHER)); // the room the dead rows took is free again
+  expect(cache.get('main', 4)).toBeDefined();
+  expect(cache.size.rows).toBe(2);
+
+  // Through the store: its cut of a bucket is what a purge and a queue's deletion do.
+  const store = Store.open(tempDir());
+  try {
+    store.transaction(() => store.messages.insert('mem', record(1)));
+    store.transaction(() => store.messages.insert('main', messageRecord(2, OTHER)));
+    const rowsHeld = (): number => (store as unknown as { rows: RowCache }).rows.size.rows;
+    expect(rowsHeld()).toBe(2);
+    store.transaction(() => store.buckets.cut(QUEUE, 'private', 'purged'));
+    expect(rowsHeld()).toBe(1);
+  } finally {
+    store.close();
+  }
+});
