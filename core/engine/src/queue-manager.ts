@@ -698,6 +698,10 @@ class QueueManager implements QueueManagerApi {
     if (!this.closed) this.maintenance.releaseOpenedSubqueues();
   }
 
+  releaseMemory(): void {
+    if (!this.closed) this.store.releaseMemory();
+  }
+
   async peek(input: PeekInput): Promise<MessageInfo> {
     const queue = this.resolveForReading('peek', input.path);
     if (input.lookupId !== undefined || input.lookupAction !== undefined) {

@@ -71,9 +71,11 @@ export function openDatabase(dataDir: string): Db {
     // database after it, so a checkpoint never overwrites what is not yet on disk.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    // 32 MB of page cache: pages of a million messages are served fast enough, and the service stays
-    // under 200 MB holding them (bench/README.md).
-    db.pragma('cache_size = -32768');
+    // 8 MB of page cache: the operating system's cache holds the file's pages anyway, so a miss costs a read
+    // (pages of a million messages still ≤ 40 ms), while each MB given to SQLite stays resident for good once
+    // a burst has filled it — freed pages fragment the process heap — which took the service over 200 MB
+    // holding a million messages (bench/README.md, "Memory at rest").
+    db.pragma('cache_size = -8192');
     db.pragma('temp_store = MEMORY');
     migrate(db);
     db.exec(`ATTACH DATABASE ':memory:' AS mem`);

@@ -14,8 +14,13 @@
  */
 import type { MessageTable } from './records.js';
 
-/** What the rows held may add up to, in estimated bytes (bodies plus a fixed cost per row). */
-export const ROW_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * What the rows held may add up to, in estimated bytes (bodies plus a fixed cost per row). 32 MB holds ~47,000
+ * rows of 200-byte bodies — a drain of the 50,000 a side-by-side case sends is nearly all served from it — and
+ * costs ~45 MB of heap in fact. At 64 MB the service held 281–299 MB at rest with a million messages stored
+ * (target 200) and peaked at 510 MB during their fill; with 32 MB, 181–189 and 359–380 (bench/README.md).
+ */
+export const ROW_CACHE_BYTES = 32 * 1024 * 1024;
 /** The fixed cost of one row held: its array, the row's strings and the map's entry, about. */
 const ROW_OVERHEAD_BYTES = 512;
 const BODY_COLUMN = 7;

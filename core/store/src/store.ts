@@ -131,6 +131,16 @@ export class Store {
   }
 
   /** Closes the store; the checkpoint worker's connection is closed first, after its checkpoint in flight. */
+  /**
+   * Lets go of memory held only to go faster: the rows kept for receives and SQLite's unused cached pages. A
+   * quiet service calls it before compacting its heap: a backlog nobody is reading should not keep ~45 MB of
+   * rows for as long as it rests; the receive that comes reads them back.
+   */
+  releaseMemory(): void {
+    this.rows.clear();
+    this.db.pragma('shrink_memory');
+  }
+
   close(): void {
     this.checkpointer.close();
     this.wal.close();

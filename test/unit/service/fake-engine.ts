@@ -234,6 +234,7 @@ function createFakeEngine(log: FakeEngineLog): QueueManagerApi {
     cursorReceive: unsupported,
     closeCursor: unsupported,
     releaseOpenedSubqueues: () => undefined,
+    releaseMemory: () => undefined,
     rejectMessage: unsupported,
     resendDeadLetters: unsupported,
     exportMessages: unsupported,

@@ -7,15 +7,29 @@ const MB = 1024 * 1024;
 
 /** A trimmer over a heap and a loop the test sets by hand; `compacted` counts the collections asked for. */
 function trimmerOver(start: { heapMB: number }) {
-  const state = { heapMB: start.heapMB, utilization: 0, compacted: 0, afterCompactionMB: 0, fail: false };
+  const state = {
+    heapMB: start.heapMB,
+    utilization: 0,
+    compacted: 0,
+    afterCompactionMB: 0,
+    fail: false,
+    /** What happened, in order: 'release' (the engine's caches), 'compact'. */
+    steps: [] as string[],
+    releaseFails: false,
+  };
   const logger = recordingLogger();
   const trimmer = new HeapTrimmer({
     logger,
     growthBytes: 64 * MB,
     heapBytes: () => state.heapMB * MB,
     loopUtilization: () => state.utilization,
+    releaseCaches: () => {
+      state.steps.push('release');
+      if (state.releaseFails) throw new Error('the store is closed');
+    },
     compact: () => {
       if (state.fail) throw new Error('no collector');
+      state.steps.push('compact');
       state.compacted++;
       state.heapMB = state.afterCompactionMB;
     },
@@ -79,6 +93,31 @@ describe('heap trimmer', () => {
     state.heapMB = 110;
     state.afterCompactionMB = 45;
     expect(trimmer.look()).toBe(true);
+  });
+
+  it("empties the engine's caches just before it compacts, and only then", () => {
+    const { state, trimmer } = trimmerOver({ heapMB: 50 });
+    state.heapMB = 100; // grown, but not by the threshold
+    expect(trimmer.look()).toBe(false);
+    state.heapMB = 300;
+    state.utilization = 0.5; // grown, but busy: a receive may be using the rows right now
+    expect(trimmer.look()).toBe(false);
+    expect(state.steps).toEqual([]);
+    state.utilization = 0;
+    state.afterCompactionMB = 60;
+    expect(trimmer.look()).toBe(true);
+    expect(state.steps).toEqual(['release', 'compact']);
+  });
+
+  it('compacts all the same when the caches cannot be released, and says so', () => {
+    const { state, logger, trimmer } = trimmerOver({ heapMB: 50 });
+    state.heapMB = 300;
+    state.afterCompactionMB = 60;
+    state.releaseFails = true;
+    expect(trimmer.look()).toBe(true);
+    expect(state.steps).toEqual(['release', 'compact']);
+    const warning = logger.lines.find((l) => l.level === 'warn');
+    expect(warning?.message).toContain('caches could not be released');
   });
 
   it('warns once and stops trying when the collector fails', () => {

@@ -178,3 +178,32 @@ test("a purge or a queue's deletion empties the cache of that queue's rows at on
     store.close();
   }
 });
+
+test('releasing memory empties the cache; every row, express and recoverable, is then read back as it was', () => {
+  const store = Store.open(tempDir());
+  try {
+    store.transaction(() => {
+      store.messages.insert('mem', record(1));
+      VARIANTS.slice(1).forEach((m) => store.messages.insert('main', m));
+    });
+    const ids = [1, ...VARIANTS.slice(1).map((m) => m.lookupId)];
+    const keys = ids.map((lookupId, i) => ({
+      lookupId,
+      priority: 3,
+      table: i === 0 ? ('mem' as const) : ('main' as const),
+    }));
+    const fromCache = ids.map((id) => store.messages.get(id));
+    const rowsHeld = (): number => (store as unknown as { rows: RowCache }).rows.size.rows;
+    expect(rowsHeld()).toBe(3);
+    store.releaseMemory();
+    expect(rowsHeld()).toBe(0);
+    expect(ids.map((id) => store.messages.get(id))).toEqual(fromCache);
+    const viaOrder = store.readyOrder.rows(keys);
+    expect(ids.map((id) => viaOrder.get(id))).toEqual(fromCache);
+    // Rows written after a release are held again.
+    store.transaction(() => store.messages.insert('main', record(9)));
+    expect(rowsHeld()).toBe(1);
+  } finally {
+    store.close();
+  }
+});

@@ -225,6 +225,11 @@ export class ServiceHost {
     };
   }
 
+  /** Lets the engine give back what it holds only to go faster; the heap trimmer calls it on a quiet moment. */
+  releaseMemory(): void {
+    this.#engine?.releaseMemory();
+  }
+
   /** Asks whoever hosts the service to stop it; `call('serviceStop')` does this once its reply is on its way. */
   requestStop(): void {
     for (const listener of [...this.#stopListeners]) listener();

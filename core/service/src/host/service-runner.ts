@@ -169,7 +169,10 @@ export async function runService(options: RunServiceOptions): Promise<RunningSer
     host.onFatalError(fatal);
     unguard = guardProcess(logger, fatal);
     // Only where the process is the service's: a collection tuned for its heap is no business of an embedder's.
-    stopTrimming = startHeapTrimmer({ logger: logger.child({ component: 'memory' }) });
+    stopTrimming = startHeapTrimmer({
+      logger: logger.child({ component: 'memory' }),
+      releaseCaches: () => host.releaseMemory(),
+    });
   }
   if (options.handleSignals) {
     process.on('SIGINT', onSignal);
