@@ -16,7 +16,7 @@ import { sized } from './support/size.js';
 /**
  * The short form runs a minute: its middle stretch must come after the service's bounded caches have filled,
  * or it measures their filling, not a leak. At 30 s it did once the service got fast (2,400 calls a second,
- * 900 when this drill was written): the row cache (up to 64 MB, core/store/src/row-cache.ts) was still filling
+ * 900 when this drill was written): the row cache (then up to 64 MB, core/store/src/row-cache.ts) was still filling
  * in the last stretch — 240–265 MB against 213–218 in the middle, where the same 30 s without the row cache
  * ended at 193–201 MB against 203–209.
  *
