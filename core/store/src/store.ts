@@ -130,7 +130,6 @@ export class Store {
     this.checkpointer.exclusive(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
   }
 
-  /** Closes the store; the checkpoint worker's connection is closed first, after its checkpoint in flight. */
   /**
    * Lets go of memory held only to go faster: the rows kept for receives and SQLite's unused cached pages. A
    * quiet service calls it before compacting its heap: a backlog nobody is reading should not keep ~45 MB of
@@ -141,6 +140,7 @@ export class Store {
     this.db.pragma('shrink_memory');
   }
 
+  /** Closes the store; the checkpoint worker's connection is closed first, after its checkpoint in flight. */
   close(): void {
     this.checkpointer.close();
     this.wal.close();
