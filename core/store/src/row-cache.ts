@@ -77,12 +77,8 @@ export class RowCache {
    * every row back. One walk of the rows held, once per purge.
    */
   forgetBucket(bucket: number): void {
-    for (const rows of Object.values(this.#rows)) {
-      for (const [lookupId, row] of rows) {
-        if (row[BUCKET_COLUMN] !== bucket) continue;
-        rows.delete(lookupId);
-        this.#bytes -= costOf(row);
-      }
+    for (const table of ['main', 'mem'] as const) {
+      for (const [lookupId, row] of this.#rows[table]) if (row[BUCKET_COLUMN] === bucket) this.forget(table, lookupId);
     }
   }
 

@@ -40,6 +40,11 @@ const VARIANTS: MessageRecord[] = [
   record(3, { body: Buffer.alloc(0), bodySize: 0, label: '', priority: 0 }),
 ];
 
+/** How many rows the store's cache holds (private to the store; only these tests look). */
+function rowsHeldBy(store: Store): number {
+  return (store as unknown as { rows: RowCache }).rows.size.rows;
+}
+
 function storedAfterReopen(dir: string, lookupIds: number[]): (StoredMessage | undefined)[] {
   const fresh = Store.open(dir);
   try {
@@ -170,10 +175,9 @@ test("a purge or a queue's deletion empties the cache of that queue's rows at on
   try {
     store.transaction(() => store.messages.insert('mem', record(1)));
     store.transaction(() => store.messages.insert('main', messageRecord(2, OTHER)));
-    const rowsHeld = (): number => (store as unknown as { rows: RowCache }).rows.size.rows;
-    expect(rowsHeld()).toBe(2);
+    expect(rowsHeldBy(store)).toBe(2);
     store.transaction(() => store.buckets.cut(QUEUE, 'private', 'purged'));
-    expect(rowsHeld()).toBe(1);
+    expect(rowsHeldBy(store)).toBe(1);
   } finally {
     store.close();
   }
@@ -193,16 +197,15 @@ test('releasing memory empties the cache; every row, express and recoverable, is
       table: i === 0 ? ('mem' as const) : ('main' as const),
     }));
     const fromCache = ids.map((id) => store.messages.get(id));
-    const rowsHeld = (): number => (store as unknown as { rows: RowCache }).rows.size.rows;
-    expect(rowsHeld()).toBe(3);
+    expect(rowsHeldBy(store)).toBe(3);
     store.releaseMemory();
-    expect(rowsHeld()).toBe(0);
+    expect(rowsHeldBy(store)).toBe(0);
     expect(ids.map((id) => store.messages.get(id))).toEqual(fromCache);
     const viaOrder = store.readyOrder.rows(keys);
     expect(ids.map((id) => viaOrder.get(id))).toEqual(fromCache);
     // Rows written after a release are held again.
     store.transaction(() => store.messages.insert('main', record(9)));
-    expect(rowsHeld()).toBe(1);
+    expect(rowsHeldBy(store)).toBe(1);
   } finally {
     store.close();
   }
