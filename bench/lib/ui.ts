@@ -54,6 +54,9 @@ export async function runUi(root: string, results: Results, quick: boolean): Pro
     console.log('  bench/ui.ts does not exist (yet): no console figures');
     return;
   }
+  // Without the console's build the service serves no console, and the section would time out looking for its tree.
+  if (!existsSync(join(root, 'dist/renderer/index.html')))
+    throw new Error('the console is not built (dist/renderer/index.html is missing): run `npm run build` first');
   const outfile = join(root, 'dist/bench/ui.mjs');
   mkdirSync(join(root, 'dist/bench'), { recursive: true });
   const { build } = await import('esbuild');
