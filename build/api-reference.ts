@@ -127,6 +127,8 @@ function typeText(schema: z.ZodType, depth = 0): string {
     case 'nullable':
       return def.innerType ? `${typeText(def.innerType, depth)} or null` : 'null';
     case 'array': {
+      // A list whose elements are many names (a message's properties) says what they are instead.
+      if (schema.description) return schema.description;
       const element = def.element ? typeText(def.element, depth + 1) : '';
       return element.startsWith('[') && element.includes('](') ? `list of ${element}` : `[${element}…]`;
     }

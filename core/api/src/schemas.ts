@@ -171,6 +171,15 @@ export const messageInfoSchema = z.object({
   deadLetterQueue: queuePathSchema.nullable().default(null),
 }) satisfies z.ZodType<MessageInfo>;
 
+/**
+ * The properties a receive, peek or stream returns (MSMQ's MQMSGPROPS, .NET's MessageReadPropertyFilter): those
+ * named, plus `id` and `lookupId`; absent = every property.
+ */
+export const messagePropertiesSchema = z
+  .array(messageInfoSchema.keyof())
+  .max(Object.keys(messageInfoSchema.shape).length)
+  .describe('[field names of a message…]');
+
 /** One message of an export file (docs/message-file-format.md); the engine checks every range on import. */
 export const exportedMessageSchema = z.object({
   lookupId: z.number().int(),

@@ -5,7 +5,7 @@
  * Over plain HTTP it is refused. The other two end what a transactional stream has handed over.
  */
 import { z } from 'zod';
-import { messageInfoSchema, queuePathSchema } from './schemas.js';
+import { messageInfoSchema, messagePropertiesSchema, queuePathSchema } from './schemas.js';
 
 /** Most messages a stream may have on their way to its reader (its credit) at once. */
 export const CONSUME_MAX_CREDIT = 1_000;
@@ -17,6 +17,7 @@ export const streamOperations = {
     input: z.object({
       path: queuePathSchema.min(1),
       transactional: z.boolean().optional(),
+      properties: messagePropertiesSchema.optional(),
     }),
     output: z.object({ received: z.number().int() }),
     admin: false,

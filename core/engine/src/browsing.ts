@@ -3,7 +3,7 @@ import { normalizeMessageId, QkError } from '@qk/model';
 import type { QueueRecord, Store } from '@qk/store';
 import type { QueueRegistry } from './queue-registry.js';
 import type { BrowseInput, BrowsePage } from './types.js';
-import { toMessageInfo } from './message-view.js';
+import { NO_BODY, toMessageInfo } from './message-view.js';
 
 const DEFAULT_PAGE = 100;
 const MAX_PAGE = 1_000;
@@ -45,5 +45,8 @@ export function browseQueue(
     hasRetained: usage.retained > 0,
     includeBody: input.includeBody === true,
   });
-  return { total: page.total, messages: page.messages.map((m) => toMessageInfo(m, nowMs, input.includeBody === true)) };
+  return {
+    total: page.total,
+    messages: page.messages.map((m) => toMessageInfo(m, nowMs, input.includeBody === true ? undefined : NO_BODY)),
+  };
 }

@@ -8,6 +8,7 @@
  */
 import { QkError, type MessageInfo } from '@qk/model';
 import type { QueueRecord, StoredMessage } from '@qk/store';
+import { messageView, type MessageView } from './message-view.js';
 import type { Transaction } from './transactions.js';
 import type { Consumption, ConsumeInput, StreamReader, WriteReply } from './types.js';
 
@@ -18,7 +19,8 @@ const ROUND_MAX = 256;
 export interface StreamHost {
   /** Claims up to `count` ready messages in receive order. */
   claim(queue: QueueRecord, count: number): StoredMessage[];
-  info(message: StoredMessage): MessageInfo;
+  /** The message as the reader sees it, through the reader's view. */
+  info(message: StoredMessage, view: MessageView): MessageInfo;
   /** Resolves when a message becomes ready on the queue; rejects when the queue or the queue manager goes. */
   waitForArrival(queue: QueueRecord, signal: AbortSignal): Promise<void>;
   /** Removes received messages (journal copies, acknowledgments, retention) in one commit; on failure they go back. */
@@ -51,6 +53,8 @@ export class StreamConsumer implements Consumption {
   /** Messages claimed and not yet prepared: the reader's credit drops only as each is prepared. */
   #preparing = 0;
   #preparedWaiters: (() => void)[] = [];
+  /** The properties the reader asked for. */
+  readonly #view: MessageView;
 
   constructor(
     private readonly host: StreamHost,
@@ -58,6 +62,7 @@ export class StreamConsumer implements Consumption {
     private readonly input: ConsumeInput,
   ) {
     this.queueId = queue.id;
+    this.#view = messageView(input.properties);
     if (input.transactional) this.#transaction = host.beginTransaction();
     const untrack = host.track(this);
     this.done = this.#run().finally(untrack);
@@ -190,7 +195,7 @@ export class StreamConsumer implements Consumption {
   }
 
   #deliver(claimed: StoredMessage[]): void {
-    const replies = claimed.map((m) => this.host.info(m));
+    const replies = claimed.map((m) => this.host.info(m, this.#view));
     const transaction = this.#transaction;
     this.#preparing += claimed.length;
     const prepared = (): void => {

@@ -5,19 +5,25 @@
  */
 import { QkError, type MessageInfo } from '@qk/model';
 import type { StoredMessage } from '@qk/store';
-import { toMessageInfo } from './message-view.js';
+import type { MessageView } from './message-view.js';
 import type { Cancellable, Deliver, ReplyLimit, WriteReply } from './types.js';
 
 /**
  * Builds the replies of `messages` in order while they fit in `room` bytes (a message that does not fit is
  * not even built): how many fit, their replies, the bytes they take, and the largest of them.
  */
-export function countFitting(messages: readonly StoredMessage[], limit: ReplyLimit, room: number, nowMs: number) {
+export function countFitting(
+  messages: readonly StoredMessage[],
+  limit: ReplyLimit,
+  room: number,
+  nowMs: number,
+  view: MessageView,
+) {
   const replies: MessageInfo[] = [];
   let bytes = 0;
   let largest = 0;
   for (const m of messages) {
-    const reply = toMessageInfo(m, nowMs);
+    const reply = view(m, nowMs);
     const size = limit.measure(reply);
     if (bytes + size > room) break;
     replies.push(reply);

@@ -1,5 +1,5 @@
 /** Converts stored messages to the JSON shape of CLI.md. */
-import { messageClassName, Limits, type MessageInfo } from '@qk/model';
+import { messageClassName, Limits, type MessageInfo, type MessageProperty } from '@qk/model';
 import type { MessageRecord } from '@qk/store';
 import { remainingTimers } from './drafts.js';
 
@@ -40,19 +40,27 @@ function timeToBeReceived(m: MessageRecord, nowMs: number): number | null {
   return m.expiresMs === null ? m.ttbr : remainingTimers(m, nowMs).ttbr;
 }
 
-/**
- * The JSON view of a message at `nowMs`; `withBody: false` leaves the body out of list pages (bodySize still
- * tells its size).
- */
-export function toMessageInfo(m: MessageRecord, nowMs: number, withBody = true): MessageInfo {
+/** Which forms of the body a view builds (each costs a decode or an encoding of the whole body). */
+export interface BodyForms {
+  text: boolean;
+  base64: boolean;
+}
+
+const BOTH_FORMS: BodyForms = { text: true, base64: true };
+
+/** No body: list pages leave it out (bodySize still tells its size). */
+export const NO_BODY: BodyForms = { text: false, base64: false };
+
+/** The JSON view of a message at `nowMs`, every property; the body in the forms asked for (null and '' else). */
+export function toMessageInfo(m: MessageRecord, nowMs: number, forms: BodyForms = BOTH_FORMS): MessageInfo {
   return {
     id: m.msgId,
     lookupId: m.lookupId,
     class: messageClassName(m.classCode),
     classCode: m.classCode,
     label: m.label,
-    body: withBody ? bodyText(m.body) : null,
-    bodyBase64: withBody ? m.body.toString('base64') : '',
+    body: forms.text ? bodyText(m.body) : null,
+    bodyBase64: forms.base64 ? m.body.toString('base64') : '',
     bodySize: m.bodySize,
     priority: m.priority,
     delivery: m.delivery === 1 ? 'recoverable' : 'express',
@@ -76,5 +84,31 @@ export function toMessageInfo(m: MessageRecord, nowMs: number, withBody = true):
     abortCount: m.abortCount,
     lastMoveTime: m.lastMoveMs === null ? null : new Date(m.lastMoveMs).toISOString(),
     deadLetterQueue: m.deadLetterQueue,
+  };
+}
+
+/** How a receive shows the messages it returns. */
+export type MessageView = (m: MessageRecord, nowMs: number) => MessageInfo;
+
+const fullView: MessageView = (m, nowMs) => toMessageInfo(m, nowMs);
+
+/**
+ * The view of a reader that named the properties it wants (MQMSGPROPS, MessageReadPropertyFilter): those, plus
+ * `id` and `lookupId`, which name the message; without a list, every property. A reader that wants few
+ * properties of small messages spares most of each message's cost: the body's second form, the reply's JSON
+ * and its bytes on the socket (issue 11).
+ *
+ * The result is typed as a whole MessageInfo for the layers that pass it on; the properties not asked for are
+ * absent, as the operation's contract says.
+ */
+export function messageView(properties: readonly MessageProperty[] | undefined): MessageView {
+  if (properties === undefined) return fullView;
+  const keys = [...new Set<MessageProperty>(['id', 'lookupId', ...properties])];
+  const forms: BodyForms = { text: keys.includes('body'), base64: keys.includes('bodyBase64') };
+  return (m, nowMs) => {
+    const whole = toMessageInfo(m, nowMs, forms);
+    const picked: Partial<Record<MessageProperty, unknown>> = {};
+    for (const key of keys) picked[key] = whole[key];
+    return picked as MessageInfo;
   };
 }

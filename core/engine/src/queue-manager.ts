@@ -39,7 +39,7 @@ import { type makeDraft, type Draft } from './drafts.js';
 import { removeMessage, removeReceived } from './removal.js';
 import { ReceiveRemovals } from './receive-removals.js';
 import { changedQueue, ensureSystemQueues, newQueueRecord, planQueue, storeQueue } from './queue-admin.js';
-import { toMessageInfo } from './message-view.js';
+import { messageView, toMessageInfo, type MessageView } from './message-view.js';
 import { browseQueue } from './browsing.js';
 import { ArrivalsInFlight, receiveFromNetwork } from './network-arrival.js';
 import { NetworkConfig } from './network/config.js';
@@ -530,7 +530,7 @@ class QueueManager implements QueueManagerApi {
         : input.lookupAction !== undefined
           ? this.claimByLookupId(queue, undefined, input.lookupAction)
           : await this.claimFirst(queue, input.timeoutMs ?? 0, input);
-    const info = toMessageInfo(message, this.clock.now());
+    const info = messageView(input.properties)(message, this.clock.now());
     await this.deliverClaimed([message], info, input.deliver, input, tx);
     return info;
   }
@@ -550,7 +550,7 @@ class QueueManager implements QueueManagerApi {
   /** The steps of a plain receive, for streaming receives (consumer.ts). */
   private readonly streamHost: StreamHost = {
     claim: (queue, count) => this.receiveCursors.first(queue.id, count, true),
-    info: (message) => toMessageInfo(message, this.clock.now()),
+    info: (message, view) => view(message, this.clock.now()),
     waitForArrival: async (queue, signal) => {
       if (this.closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.');
       await this.waiters.wait(queue.id, Infinity, signal);
@@ -579,17 +579,18 @@ class QueueManager implements QueueManagerApi {
     if (tx && !queue.transactional)
       throw new QkError('TRANSACTION_USAGE', `'${this.registry.pathOf(queue)}' is not transactional.`);
     const first = await this.claimFirst(queue, input.timeoutMs ?? 0, input);
+    const view = messageView(input.properties);
     const { claimed, replies } = input.replyLimit
-      ? this.claimWithin(queue, first, input.max, input.replyLimit)
-      : this.claimAll(queue, first, input.max);
+      ? this.claimWithin(queue, first, input.max, input.replyLimit, view)
+      : this.claimAll(queue, first, input.max, view);
     await this.deliverClaimed(claimed, replies, input.deliver, input, tx);
     return replies;
   }
 
-  private claimAll(queue: QueueRecord, first: StoredMessage, max: number) {
+  private claimAll(queue: QueueRecord, first: StoredMessage, max: number, view: MessageView) {
     const claimed = [first, ...this.claimMore(queue, max - 1)];
     const now = this.clock.now();
-    return { claimed, replies: claimed.map((m) => toMessageInfo(m, now)) };
+    return { claimed, replies: claimed.map((m) => view(m, now)) };
   }
 
   /**
@@ -597,17 +598,17 @@ class QueueManager implements QueueManagerApi {
    * chunks sized by the largest reply seen so far, so a queue of large bodies is never read whole into
    * memory; messages read past the cap were seen by nobody and go back untouched, in place.
    */
-  private claimWithin(queue: QueueRecord, first: StoredMessage, max: number, limit: ReplyLimit) {
+  private claimWithin(queue: QueueRecord, first: StoredMessage, max: number, limit: ReplyLimit, view: MessageView) {
     const claimed = [first];
     const now = this.clock.now();
-    const replies = [toMessageInfo(first, now)];
+    const replies = [view(first, now)];
     let used = limit.measure(replies[0] as MessageInfo);
     let largest = used;
     for (;;) {
       const chunk = Math.min(max - claimed.length, Math.floor((limit.maxBytes - used) / Math.max(1, largest)));
       if (chunk <= 0) break;
       const more = this.claimMore(queue, chunk);
-      const fitting = countFitting(more, limit, limit.maxBytes - used, now);
+      const fitting = countFitting(more, limit, limit.maxBytes - used, now, view);
       for (const [i, m] of more.entries()) {
         if (i >= fitting.count) break;
         claimed.push(m);
@@ -706,12 +707,13 @@ class QueueManager implements QueueManagerApi {
     const queue = this.resolveForReading('peek', input.path);
     if (input.lookupId !== undefined || input.lookupAction !== undefined) {
       const found = findByLookupId(this.ctx, queue, input.lookupId, input.lookupAction ?? 'current');
-      return toMessageInfo(found, this.clock.now());
+      return messageView(input.properties)(found, this.clock.now());
     }
     const deadline = this.clock.now() + (input.timeoutMs ?? 0);
+    const view = messageView(input.properties);
     for (;;) {
       const found = this.firstUnclaimed(queue, 1)[0];
-      if (found) return toMessageInfo(found, this.clock.now());
+      if (found) return view(found, this.clock.now());
       await this.waitFor(queue, deadline, input.signal, 'peek');
     }
   }

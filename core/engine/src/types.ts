@@ -7,6 +7,7 @@ import type {
   ExportedMessage,
   Logger,
   MessageInfo,
+  MessageProperty,
   QkEvent,
   QueueInfo,
   SendProperties,
@@ -104,6 +105,8 @@ export interface ReceiveInput {
   signal?: AbortSignal | undefined;
   /** Without one, the reply counts as delivered once built (in-process callers). */
   deliver?: Deliver<MessageInfo> | undefined;
+  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
+  properties?: readonly MessageProperty[] | undefined;
 }
 
 /**
@@ -130,6 +133,8 @@ export interface ConsumeInput {
   reader: StreamReader;
   /** Ends the stream (the reader cancelled or went away). */
   signal: AbortSignal;
+  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
+  properties?: readonly MessageProperty[] | undefined;
 }
 
 /** A running streaming receive. */
@@ -166,6 +171,8 @@ export interface ReceiveBatchInput {
   signal?: AbortSignal | undefined;
   replyLimit?: ReplyLimit | undefined;
   deliver?: Deliver<MessageInfo[]> | undefined;
+  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
+  properties?: readonly MessageProperty[] | undefined;
 }
 
 /** A peek at a cursor: the message it stands at (`current`, the default) or the one after (`next`). */
@@ -193,6 +200,8 @@ export interface PeekInput {
   /** With lookupId: which message relative to it (R-L2); default `current`. */
   lookupAction?: LookupAction | undefined;
   signal?: AbortSignal | undefined;
+  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
+  properties?: readonly MessageProperty[] | undefined;
 }
 
 export interface BrowseInput {

@@ -75,6 +75,13 @@ export interface MessageInfo {
 }
 
 /**
+ * A property a reader may ask for, as MSMQ's receivers name the PROPID_M_ properties they want (MQMSGPROPS,
+ * .NET's MessageReadPropertyFilter): a receive given a list returns those and the message's `id` and
+ * `lookupId`, nothing else.
+ */
+export type MessageProperty = keyof MessageInfo;
+
+/**
  * One message as `qk export` writes it and `qk import` reads it back (docs/message-file-format.md): every
  * stored property, the body in base64, and the timers as durations from `timerBaseTime`, so an imported
  * message expires when the exported one would have.

@@ -9,6 +9,7 @@ import type { MessageInfo } from '@qk/model';
 import type { CommandContext } from '../context.js';
 import { formatMessage } from '../format/messages.js';
 import { parseNumber } from '../parse-values.js';
+import { propertiesFrom } from '../properties-option.js';
 import { UsageError } from '../usage-error.js';
 
 /** Messages on their way to `qk` at most. */
@@ -22,6 +23,7 @@ export async function followQueue(ctx: CommandContext, path: string): Promise<vo
   const count = o['count'] === undefined ? undefined : parseNumber(String(o['count']), '--count');
   if (count !== undefined && (!Number.isInteger(count) || count < 1))
     throw new UsageError('--count must be a whole number of at least 1.');
+  const properties = propertiesFrom(o, ctx.json);
   const client = await ctx.client();
   let printed = 0;
   const consumer = client.consume(
@@ -30,6 +32,7 @@ export async function followQueue(ctx: CommandContext, path: string): Promise<vo
       credit: Math.min(FOLLOW_CREDIT, count ?? FOLLOW_CREDIT),
       max: count,
       transactional: o['transactional'] === true,
+      ...properties,
     },
     async (message: MessageInfo) => {
       ctx.print(message, (m) => `${formatMessage(m)}\n`);

@@ -7,6 +7,7 @@ import type { CliIo } from '../io.js';
 import { parseNumber, parseTimeoutSeconds } from '../parse-values.js';
 import { addSendOptions, sendPropertiesFrom } from '../send-options.js';
 import { addLookupOptions, lookingUp, lookupFrom } from '../lookup-options.js';
+import { addPropertiesOption, propertiesFrom } from '../properties-option.js';
 import { UsageError } from '../usage-error.js';
 import { followQueue } from './follow.js';
 
@@ -27,22 +28,24 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
       }),
     );
 
-  addLookupOptions(
-    program
-      .command('receive <path>')
-      .description(
-        'remove and print the first message, or the one --lookup-id/--action names (exit 3 when none arrives within --timeout, or the lookup finds none)',
-      )
-      .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0 = do not wait)')
-      .option(
-        '--transactional',
-        'receive in a single-message transaction (from a transactional queue); with --follow, commit each message once printed',
-      )
-      .option(
-        '--follow',
-        'keep receiving: print messages as they arrive (a streaming receive) until interrupted or --count are printed; one JSON line each with --json',
-      )
-      .option('--count <n>', 'with --follow: stop after this many messages'),
+  addPropertiesOption(
+    addLookupOptions(
+      program
+        .command('receive <path>')
+        .description(
+          'remove and print the first message, or the one --lookup-id/--action names (exit 3 when none arrives within --timeout, or the lookup finds none)',
+        )
+        .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0 = do not wait)')
+        .option(
+          '--transactional',
+          'receive in a single-message transaction (from a transactional queue); with --follow, commit each message once printed',
+        )
+        .option(
+          '--follow',
+          'keep receiving: print messages as they arrive (a streaming receive) until interrupted or --count are printed; one JSON line each with --json',
+        )
+        .option('--count <n>', 'with --follow: stop after this many messages'),
+    ),
   ).action(
     action(io, async (ctx, [path]) => {
       if (ctx.options['follow']) return followQueue(ctx, path as string);
@@ -54,19 +57,22 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
         ...(timeout !== undefined ? { timeoutMs: parseTimeoutSeconds(String(timeout)) } : {}),
         ...(ctx.options['transactional'] ? { transactional: true } : {}),
         ...lookup,
+        ...propertiesFrom(ctx.options, ctx.json),
       };
       const client = await ctx.client();
       ctx.print(await lookingUp(lookup.lookupAction !== undefined, () => client.receive(input)), formatMessage);
     }),
   );
 
-  addLookupOptions(
-    program
-      .command('peek <path>')
-      .description(
-        'print the first message, or the one --lookup-id/--action names, without removing it (exit 3 when none arrives within --timeout, or the lookup finds none)',
-      )
-      .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0)'),
+  addPropertiesOption(
+    addLookupOptions(
+      program
+        .command('peek <path>')
+        .description(
+          'print the first message, or the one --lookup-id/--action names, without removing it (exit 3 when none arrives within --timeout, or the lookup finds none)',
+        )
+        .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0)'),
+    ),
   ).action(
     action(io, async (ctx, [path]) => {
       const timeout = ctx.options['timeout'];
@@ -75,6 +81,7 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
         path: path as string,
         ...(timeout !== undefined ? { timeoutMs: parseTimeoutSeconds(String(timeout)) } : {}),
         ...lookup,
+        ...propertiesFrom(ctx.options, ctx.json),
       };
       const client = await ctx.client();
       ctx.print(await lookingUp(lookup.lookupAction !== undefined, () => client.peek(input)), formatMessage);
