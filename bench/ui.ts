@@ -7,7 +7,7 @@
  * whose queue is already filled, instead of starting and filling one (the fill takes a minute or two).
  */
 import { chromium, type Page } from 'playwright-core';
-import { startService, type RunningService } from '../test/e2e/support/service.js';
+import { startService } from '../test/e2e/support/service.js';
 
 const FULL_COUNT = 1_000_000;
 const QUICK_COUNT = 20_000;
@@ -88,28 +88,32 @@ async function scrollFrames(
 export async function runUiBench(options: { quick?: boolean } = {}): Promise<Record<string, number>> {
   const count = options.quick ? QUICK_COUNT : FULL_COUNT;
   const reuse = process.env['QK_BENCH_UI_URL'] && process.env['QK_BENCH_UI_TOKEN'] && process.env['QK_BENCH_UI_QUEUE'];
-  let service: RunningService | null = null;
-  let consoleUrl: string;
-  let queue: string;
   if (reuse) {
     const response = await fetch(`${process.env['QK_BENCH_UI_URL']}/console/code`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${process.env['QK_BENCH_UI_TOKEN']}` },
       body: '{}',
     });
-    consoleUrl = ((await response.json()) as { value: { url: string } }).value.url;
-    queue = process.env['QK_BENCH_UI_QUEUE'] as string;
-  } else {
-    service = await startService('UIBENCH');
-    queue = '.\\private$\\ui-bench';
+    const consoleUrl = ((await response.json()) as { value: { url: string } }).value.url;
+    return measureConsole(consoleUrl, process.env['QK_BENCH_UI_QUEUE'] as string, count);
+  }
+  const service = await startService('UIBENCH');
+  // The service goes with the run however it ends: a fill or a browser that fails must not leave it behind.
+  try {
+    const queue = '.\\private$\\ui-bench';
     await service.call('queueCreate', { path: queue });
     await service.fill(queue, count, (i) => ({
       label: `message ${i + 1}`,
       body: `body of message ${i + 1}`,
       priority: i % 8,
     }));
-    consoleUrl = await service.consoleUrl();
+    return await measureConsole(await service.consoleUrl(), queue, count);
+  } finally {
+    await service.stop();
   }
+}
+
+async function measureConsole(consoleUrl: string, queue: string, count: number): Promise<Record<string, number>> {
   const browser = await chromium.launch({
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     // Uncapped frames: with vsync off, a frame's interval is what it costs to produce, not the 16.7 ms tick.
@@ -163,6 +167,5 @@ export async function runUiBench(options: { quick?: boolean } = {}): Promise<Rec
     };
   } finally {
     await browser.close();
-    await service?.stop();
   }
 }
