@@ -4,7 +4,7 @@
  * to `onMessage` with the moment it arrived, until it has `target()` messages or is stopped.
  */
 import type { QkClient } from '@qk/client';
-import type { MessageInfo } from '@qk/model';
+import type { MessageInfo, MessageProperty } from '@qk/model';
 import { hrNow, micros, sentAtOf } from './measure.js';
 
 export type ConsumeMode = 'receive-100' | 'receiveBatch-100' | 'stream-100';
@@ -15,6 +15,14 @@ export const WINDOW = 100;
 export const BATCH = 100;
 /** The streaming receive's credit: the counterpart of prefetch 100. */
 export const CREDIT = 100;
+/**
+ * What each consumer asks of a message: its body, which carries the send time (plus `id` and `lookupId`, which
+ * come always) — what the RabbitMQ consumer reads of a delivery. An MSMQ application names the properties it
+ * wants the same way (MQMSGPROPS); without the list, every message would carry all thirty, its body twice.
+ */
+const PROPERTIES: MessageProperty[] | undefined = process.env['QK_BENCH_PROPERTIES'] === 'all' ? undefined : ['body'];
+/** The input field that asks for them; QK_BENCH_PROPERTIES=all measures the consumers given every property. */
+const asking = PROPERTIES ? { properties: PROPERTIES } : {};
 
 export interface Consumer {
   readonly got: number;
@@ -27,10 +35,11 @@ export interface Consumer {
 }
 
 export function describeConsumer(mode: ConsumeMode): string {
-  if (mode === 'stream-100') return `streaming receive (QkClient.consume), credit ${CREDIT}`;
+  const asked = PROPERTIES ? `; properties: ${PROPERTIES.join(', ')} (with id and lookupId)` : '; every property';
+  if (mode === 'stream-100') return `streaming receive (QkClient.consume), credit ${CREDIT}${asked}`;
   return mode === 'receiveBatch-100'
-    ? `receiveBatch max ${BATCH}, one call at a time, waiting up to ${RECEIVE_WAIT_MS} ms`
-    : `single receive, ${WINDOW} in flight on one connection, each waiting up to ${RECEIVE_WAIT_MS} ms`;
+    ? `receiveBatch max ${BATCH}, one call at a time, waiting up to ${RECEIVE_WAIT_MS} ms${asked}`
+    : `single receive, ${WINDOW} in flight on one connection, each waiting up to ${RECEIVE_WAIT_MS} ms${asked}`;
 }
 
 /** Starts consuming `path`; `onMessage(e2eMicros)` is told of every message as it arrives. */
@@ -49,7 +58,7 @@ export function startConsumer(
 
 function streamConsumer(client: QkClient, path: string, onMessage: (e2eMicros: number) => void): Consumer {
   const state = { got: 0, errors: {} as Record<string, number> };
-  const consumer = client.consume(path, { credit: CREDIT }, (message) => {
+  const consumer = client.consume(path, { credit: CREDIT, ...asking }, (message) => {
     onMessage(micros(sentAtOf(message.body), hrNow()));
     state.got++;
   });
@@ -103,7 +112,7 @@ function windowConsumer(
   const pump = (): void => {
     while (!stopped && outstanding < WINDOW && state.got + outstanding < target()) {
       outstanding++;
-      client.receive({ path, timeoutMs: RECEIVE_WAIT_MS }).then(
+      client.receive({ path, timeoutMs: RECEIVE_WAIT_MS, ...asking }).then(
         (m) => onReply(m, null),
         (e: unknown) => onReply(null, e),
       );
@@ -138,6 +147,7 @@ function batchConsumer(
           path,
           max: Math.min(BATCH, target() - state.got),
           timeoutMs: RECEIVE_WAIT_MS,
+          ...asking,
         });
         const at = hrNow();
         for (const m of messages) onMessage(micros(sentAtOf(m.body), at));
