@@ -1,6 +1,6 @@
 /**
  * The message property filter (MSMQ's MQMSGPROPS, .NET's MessageReadPropertyFilter): a receive, peek, batch
- * receive or streaming receive that names the properties it wants gets those, with `id` and `lookupId`, and
+ * receive, cursor peek or receive, or streaming receive that names the properties it wants gets those, with `id` and `lookupId`, and
  * nothing else. The filter changes only what comes back: a filtered receive removes, journals and acknowledges
  * as a plain one does (R-C1, R-T1, R-A3). Through the client library, over both of its transports.
  */
@@ -94,6 +94,30 @@ describe.concurrent.each(['http', 'ws'] as const)('MQMSGPROPS through the client
     expect(got).toMatchObject({ id, priority: 2, bodyBase64: Buffer.from('peek me').toString('base64') });
     expect((await q.show(dest)).messageCount).toBe(1);
     expect((await q.messages(dest)).map((m) => m.id)).toEqual([id]);
+  });
+
+  test('R-C3 a cursor peeks and receives with properties [label]; it stands after the message it received', async () => {
+    const { q } = file;
+    const dest = await q.newQueue(`mp-cursor-${transport}`);
+    const first = await q.send(dest, '--label', 'one', '--body', 'first');
+    const second = await q.send(dest, '--label', 'two', '--body', 'second');
+    const [peeked, received, next] = await withClient(transport, async (c) => {
+      const { cursor } = await c.cursorOpen({ path: dest });
+      try {
+        const p = await c.cursorPeek({ cursor, properties: ['label'] });
+        const r = await c.cursorReceive({ cursor, properties: ['label'] });
+        const n = await c.cursorPeek({ cursor, properties: ['label'] });
+        return [p, r, n];
+      } finally {
+        await c.cursorClose({ cursor });
+      }
+    });
+    expect(keysOf(peeked)).toEqual(filteredKeys('label'));
+    expect(peeked).toMatchObject({ id: first, label: 'one' });
+    expect(received).toMatchObject({ id: first, label: 'one' });
+    expect(keysOf(received)).toEqual(filteredKeys('label'));
+    expect(next).toMatchObject({ id: second, label: 'two' });
+    expect((await q.messages(dest)).map((m) => m.id)).toEqual([second]);
   });
 
   test('R-O1 receiveBatch with properties [label, priority]: every message has exactly those + id + lookupId, in receive order', async () => {

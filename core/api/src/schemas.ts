@@ -172,7 +172,7 @@ export const messageInfoSchema = z.object({
 }) satisfies z.ZodType<MessageInfo>;
 
 /**
- * The properties a receive, peek or stream returns (MSMQ's MQMSGPROPS, .NET's MessageReadPropertyFilter): those
+ * The properties a receive, peek (a cursor's too) or stream returns (MSMQ's MQMSGPROPS, .NET's MessageReadPropertyFilter): those
  * named, plus `id` and `lookupId`; absent = every property.
  */
 export const messagePropertiesSchema = z

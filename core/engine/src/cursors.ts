@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { MessageStatus, QkError, type MessageInfo } from '@qk/model';
 import type { QueueRecord, StoredMessage } from '@qk/store';
 import type { EngineContext } from './engine-context.js';
-import { toMessageInfo } from './message-view.js';
+import { messageView } from './message-view.js';
 import type { CursorPeekInput, CursorReceiveInput } from './types.js';
 
 /** Open cursors the queue manager keeps at most; one more is INSUFFICIENT_RESOURCES. */
@@ -163,7 +163,7 @@ export class CursorOperations {
     const { cursor, queue } = this.cursorAndQueue(input.cursor);
     const found = await locate(this.ctx, cursor, queue, input.action ?? 'current', input.timeoutMs ?? 0, input.signal);
     moveTo(cursor, found, false);
-    return toMessageInfo(found, this.ctx.core.clock.now());
+    return messageView(input.properties)(found, this.ctx.core.clock.now());
   }
 
   /**
@@ -183,7 +183,7 @@ export class CursorOperations {
       );
     const found = await locate(this.ctx, cursor, queue, 'current', input.timeoutMs ?? 0, input.signal);
     this.ctx.claims.take(found);
-    const info = toMessageInfo(found, this.ctx.core.clock.now());
+    const info = messageView(input.properties)(found, this.ctx.core.clock.now());
     moveTo(cursor, found, false);
     await deliver(found, info);
     moveTo(cursor, found, true);

@@ -181,6 +181,8 @@ export interface CursorPeekInput {
   action?: 'current' | 'next' | undefined;
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
+  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
+  properties?: readonly MessageProperty[] | undefined;
 }
 
 /** A receive at a cursor (RECEIVE_CURRENT). */
@@ -191,6 +193,8 @@ export interface CursorReceiveInput {
   transactional?: boolean | undefined;
   signal?: AbortSignal | undefined;
   deliver?: Deliver<MessageInfo> | undefined;
+  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
+  properties?: readonly MessageProperty[] | undefined;
 }
 
 export interface PeekInput {

@@ -1,6 +1,6 @@
 /**
  * A reader names the message properties it wants (MQMSGPROPS, MessageReadPropertyFilter): receive, receiveBatch,
- * peek and the streaming receive return those and the message's id and lookupId. Only what is returned changes:
+ * peek, a cursor's peek and receive, and the streaming receive return those and the message's id and lookupId. Only what is returned changes:
  * the removal is a plain receive's.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -82,6 +82,20 @@ describe('message properties a reader asks for', () => {
     await stream.done;
     expect(got.map(keysOf)).toEqual([['id', 'label', 'lookupId']]);
     expect(got[0]?.label).toBe('L');
+  });
+
+  test('R-C3 a cursor peeks and receives with the named properties; the cursor moves on as without them', async () => {
+    await h.qm.send(Q, { body: 'first', label: 'one' });
+    await h.qm.send(Q, { body: 'second', label: 'two' });
+    const cursor = h.qm.openCursor(Q);
+    const peeked = await h.qm.cursorPeek({ cursor, properties: ['label'] });
+    expect(keysOf(peeked)).toEqual(['id', 'label', 'lookupId']);
+    expect(peeked.label).toBe('one');
+    const received = await h.qm.cursorReceive({ cursor, properties: ['body'] });
+    expect(keysOf(received)).toEqual(['body', 'id', 'lookupId']);
+    expect(received.body).toBe('first');
+    expect((await h.qm.cursorPeek({ cursor, properties: ['body'] })).body).toBe('second');
+    expect(h.qm.showQueue(Q).messageCount).toBe(1);
   });
 
   test('R-T1 R-A3 a receive that asks for the body only still journals the whole message and acknowledges it', async () => {
