@@ -2,50 +2,32 @@
  * `qk receive PATH --follow [--count N]` (issue 11): a streaming receive that prints messages as they arrive,
  * one JSON line each with --json, and never takes a message it does not print.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QkClient } from '@qk/client';
-import { runService, type RunningService } from '@qk/service';
-import { tempDataDir } from '../service/helpers.js';
+import { describe, expect, it } from 'vitest';
 import { qk } from './helpers.js';
+import { serviceForFile } from './service-for-file.js';
 
-let service: RunningService;
-let cleanup: () => void;
-let remote: string[];
-let client: QkClient;
-
-beforeAll(async () => {
-  const temp = tempDataDir('qk-follow-');
-  cleanup = temp.cleanup;
-  service = await runService({ dataDir: temp.dir, name: 'FOLLOWTEST', consoleDir: null });
-  remote = ['--service', service.url, '--token', service.token];
-  client = await QkClient.connect({ url: service.url, token: service.token });
-});
-afterAll(async () => {
-  await client.close();
-  await service.stop();
-  cleanup();
-});
+const cli = serviceForFile('FOLLOWTEST');
 
 describe('qk receive --follow', () => {
   it('--json --count N prints N JSON lines in receive order, those waiting and those that arrive, and takes no more', async () => {
     const path = '.\\private$\\follow-json';
-    await client.queueCreate({ path });
-    await client.sendBatch({ messages: [0, 1].map((i) => ({ path, message: { body: `m${i}` } })) });
-    const run = qk([...remote, '--json', 'receive', path, '--follow', '--count', '4']);
+    await cli.client.queueCreate({ path });
+    await cli.client.sendBatch({ messages: [0, 1].map((i) => ({ path, message: { body: `m${i}` } })) });
+    const run = qk([...cli.remote, '--json', 'receive', path, '--follow', '--count', '4']);
     await new Promise((r) => setTimeout(r, 300));
-    await client.sendBatch({ messages: [2, 3, 4, 5].map((i) => ({ path, message: { body: `m${i}` } })) });
+    await cli.client.sendBatch({ messages: [2, 3, 4, 5].map((i) => ({ path, message: { body: `m${i}` } })) });
     const done = await run;
     expect(done.code).toBe(0);
     const lines = done.stdout.trimEnd().split('\n');
     expect(lines.map((l) => (JSON.parse(l) as { body: string }).body)).toEqual(['m0', 'm1', 'm2', 'm3']);
-    expect((await client.queueShow({ path })).messageCount).toBe(2);
+    expect((await cli.client.queueShow({ path })).messageCount).toBe(2);
   });
 
   it('prints each message as a property sheet without --json, and says how many it received', async () => {
     const path = '.\\private$\\follow-human';
-    await client.queueCreate({ path });
-    await client.send({ path, message: { body: 'hello', label: 'greeting' } });
-    const run = await qk([...remote, 'receive', path, '--follow', '--count', '1']);
+    await cli.client.queueCreate({ path });
+    await cli.client.send({ path, message: { body: 'hello', label: 'greeting' } });
+    const run = await qk([...cli.remote, 'receive', path, '--follow', '--count', '1']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('greeting');
     expect(run.stdout).toContain('hello');
@@ -54,14 +36,14 @@ describe('qk receive --follow', () => {
 
   it('--transactional commits each message once printed', async () => {
     const path = '.\\private$\\follow-tx';
-    await client.queueCreate({ path, transactional: true });
-    await client.sendBatch({
+    await cli.client.queueCreate({ path, transactional: true });
+    await cli.client.sendBatch({
       messages: [0, 1, 2].map((i) => ({ path, message: { body: `m${i}` }, transactional: true })),
     });
-    const run = await qk([...remote, '--json', 'receive', path, '--follow', '--count', '2', '--transactional']);
+    const run = await qk([...cli.remote, '--json', 'receive', path, '--follow', '--count', '2', '--transactional']);
     expect(run.code).toBe(0);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(2);
-    const left = (await client.browse({ path, includeBody: true })).messages.map((m) => m.body);
+    const left = (await cli.client.browse({ path, includeBody: true })).messages.map((m) => m.body);
     expect(left).toEqual(['m2']);
   });
 
@@ -73,13 +55,13 @@ describe('qk receive --follow', () => {
       ['receive', path, '--follow', '--lookup-id', '5'],
       ['receive', path, '--follow', '--count', '0'],
     ]) {
-      const run = await qk([...remote, ...args]);
+      const run = await qk([...cli.remote, ...args]);
       expect(run.code, args.join(' ')).toBe(2);
     }
   });
 
   it('a queue that does not exist fails clearly (QUEUE_NOT_FOUND, exit 1)', async () => {
-    const run = await qk([...remote, '--json', 'receive', '.\\private$\\no-such-queue', '--follow']);
+    const run = await qk([...cli.remote, '--json', 'receive', '.\\private$\\no-such-queue', '--follow']);
     expect(run.code).toBe(1);
     expect(run.json).toMatchObject({ error: { code: 'QUEUE_NOT_FOUND' } });
   });

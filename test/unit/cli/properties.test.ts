@@ -3,34 +3,16 @@
  * fields and `id` and `lookupId`, nothing else; the service refuses a name a message does not have. The human
  * format shows every property, so --properties without --json is a usage error.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QkClient } from '@qk/client';
-import { runService, type RunningService } from '@qk/service';
-import { tempDataDir } from '../service/helpers.js';
+import { describe, expect, it } from 'vitest';
 import { qk } from './helpers.js';
+import { serviceForFile } from './service-for-file.js';
 
-let service: RunningService;
-let cleanup: () => void;
-let remote: string[];
-let client: QkClient;
-
-beforeAll(async () => {
-  const temp = tempDataDir('qk-properties-');
-  cleanup = temp.cleanup;
-  service = await runService({ dataDir: temp.dir, name: 'PROPSTEST', consoleDir: null });
-  remote = ['--service', service.url, '--token', service.token];
-  client = await QkClient.connect({ url: service.url, token: service.token });
-});
-afterAll(async () => {
-  await client.close();
-  await service.stop();
-  cleanup();
-});
+const cli = serviceForFile('PROPSTEST');
 
 /** A new queue holding one message; returns its path and the message's ID. */
 async function oneMessage(path: string): Promise<{ path: string; id: string }> {
-  await client.queueCreate({ path });
-  const { id } = await client.send({ path, message: { body: 'hello', label: 'greeting', priority: 6 } });
+  await cli.client.queueCreate({ path });
+  const { id } = await cli.client.send({ path, message: { body: 'hello', label: 'greeting', priority: 6 } });
   return { path, id };
 }
 
@@ -43,27 +25,27 @@ const USAGE = 'qk: --properties chooses the fields of the JSON output: use it wi
 describe('qk --properties', () => {
   it('receive --json --properties body,label prints exactly id, lookupId, body, label, and takes the message', async () => {
     const { path, id } = await oneMessage('.\\private$\\props-receive');
-    const run = await qk([...remote, '--json', 'receive', path, '--properties', 'body,label']);
+    const run = await qk([...cli.remote, '--json', 'receive', path, '--properties', 'body,label']);
     expect(run.code).toBe(0);
     expect(keysOf(run.json)).toEqual(['body', 'id', 'label', 'lookupId']);
     expect(run.json).toEqual({ id, lookupId: expect.any(Number), body: 'hello', label: 'greeting' });
-    expect((await client.queueShow({ path })).messageCount).toBe(0);
+    expect((await cli.client.queueShow({ path })).messageCount).toBe(0);
   });
 
   it('peek --json --properties body prints exactly id, lookupId, body, and leaves the message', async () => {
     const { path, id } = await oneMessage('.\\private$\\props-peek');
-    const run = await qk([...remote, '--json', 'peek', path, '--properties', 'body']);
+    const run = await qk([...cli.remote, '--json', 'peek', path, '--properties', 'body']);
     expect(run.code).toBe(0);
     expect(keysOf(run.json)).toEqual(['body', 'id', 'lookupId']);
     expect(run.json).toMatchObject({ id, body: 'hello' });
-    expect((await client.queueShow({ path })).messageCount).toBe(1);
+    expect((await cli.client.queueShow({ path })).messageCount).toBe(1);
   });
 
   it('receive --follow --count 1 --json --properties priority prints one line with exactly id, lookupId, priority', async () => {
     const { path, id } = await oneMessage('.\\private$\\props-follow');
-    await client.send({ path, message: { body: 'second', priority: 1 } });
+    await cli.client.send({ path, message: { body: 'second', priority: 1 } });
     const run = await qk([
-      ...remote,
+      ...cli.remote,
       '--json',
       'receive',
       path,
@@ -79,7 +61,7 @@ describe('qk --properties', () => {
     const printed = JSON.parse(lines[0] ?? '') as unknown;
     expect(keysOf(printed)).toEqual(['id', 'lookupId', 'priority']);
     expect(printed).toMatchObject({ id, priority: 6 });
-    expect((await client.queueShow({ path })).messageCount).toBe(1);
+    expect((await cli.client.queueShow({ path })).messageCount).toBe(1);
   });
 
   it('--properties without --json is a usage error (exit 2) for receive, peek and receive --follow; nothing is taken', async () => {
@@ -89,12 +71,12 @@ describe('qk --properties', () => {
       ['peek', path, '--properties', 'body'],
       ['receive', path, '--follow', '--count', '1', '--properties', 'body'],
     ]) {
-      const run = await qk([...remote, ...args]);
+      const run = await qk([...cli.remote, ...args]);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stdout, args.join(' ')).toBe('');
       expect(run.stderr, args.join(' ')).toBe(USAGE);
     }
-    expect((await client.queueShow({ path })).messageCount).toBe(1);
+    expect((await cli.client.queueShow({ path })).messageCount).toBe(1);
   });
 
   it('an unknown name is the service INVALID_PARAMETER (exit 1), and nothing is taken', async () => {
@@ -104,10 +86,10 @@ describe('qk --properties', () => {
       ['peek', path, '--properties', 'bodyy'],
       ['receive', path, '--follow', '--count', '1', '--properties', 'bodyy'],
     ]) {
-      const run = await qk([...remote, '--json', ...args]);
+      const run = await qk([...cli.remote, '--json', ...args]);
       expect(run.code, args.join(' ')).toBe(1);
       expect(run.json, args.join(' ')).toMatchObject({ error: { code: 'INVALID_PARAMETER' } });
     }
-    expect((await client.queueShow({ path })).messageCount).toBe(1);
+    expect((await cli.client.queueShow({ path })).messageCount).toBe(1);
   });
 });
