@@ -16,7 +16,11 @@ const file = serviceForFile();
 async function follow(path: string, count: number, ...flags: string[]): Promise<QkMessage[]> {
   const result = await file.svc.qk('receive', path, '--follow', '--count', String(count), ...flags);
   ok(result);
-  return result.stdout
+  return printed(result.stdout);
+}
+
+function printed(stdout: string): QkMessage[] {
+  return stdout
     .trimEnd()
     .split('\n')
     .filter((line) => line.length > 0)
@@ -107,5 +111,71 @@ describe.concurrent('qk receive --follow keeps the rules of receive', () => {
     expect(got.map((m) => m.label)).toEqual(['t0', 't1']);
     expect((await q.messages(dest)).map((m) => m.label)).toEqual(['t2']);
     expect((await q.messages(SYSTEM.xactDeadLetter)).filter((m) => m.label.startsWith('t'))).toHaveLength(0);
+  });
+});
+
+describe.concurrent('qk receive --follow --timeout S: a stream that ends once its queue stays empty', () => {
+  test('R-O1 --timeout 0 prints what is there in receive order, takes it all, and exits 0', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-drain');
+    for (const [label, priority] of [
+      ['d0', 0],
+      ['d7', 7],
+      ['d3', 3],
+    ] as const)
+      await q.send(dest, '--label', label, '--priority', String(priority));
+    const run = await file.svc.qk('receive', dest, '--follow', '--timeout', '0');
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(printed(run.stdout).map((m) => m.label)).toEqual(['d7', 'd3', 'd0']);
+    expect((await q.show(dest)).messageCount).toBe(0);
+  });
+
+  test('an empty queue: nothing printed, IO_TIMEOUT and exit 3, as a receive that got nothing', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-empty');
+    const run = await file.svc.qk('receive', dest, '--follow', '--timeout', '0.2');
+    expect(run.exitCode, run.stderr).toBe(3);
+    expect(run.stdout.trim()).toBe('');
+    expect(run.json).toMatchObject({ error: { code: 'IO_TIMEOUT' } });
+  });
+
+  test('--count N with fewer than N sent: prints those, then exits 3 once none came within the timeout', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-short');
+    for (let i = 0; i < 2; i++) await q.send(dest, '--label', `s${i}`);
+    const run = await file.svc.qk('receive', dest, '--follow', '--count', '3', '--timeout', '0.3');
+    expect(run.exitCode, run.stderr).toBe(3);
+    expect(printed(run.stdout).map((m) => m.label)).toEqual(['s0', 's1']);
+    expect(run.json).toMatchObject({ error: { code: 'IO_TIMEOUT' } });
+  });
+
+  test('a message sent while the stream waits, within the timeout, is printed and the command ends well (exit 0)', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-idle');
+    const streaming = file.svc.qk('receive', dest, '--follow', '--timeout', '3');
+    await delay(1_000);
+    await q.send(dest, '--label', 'in time');
+    const run = await streaming;
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(printed(run.stdout).map((m) => m.label)).toEqual(['in time']);
+  });
+
+  test('R-D5 a transactional stream with --timeout 0 commits everything it printed before it ends: nothing put back or dead-lettered', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-tx-drain', '--transactional');
+    for (let i = 0; i < 3; i++) await q.send(dest, '--transactional', '--label', `x${i}`);
+    const run = await file.svc.qk('receive', dest, '--follow', '--transactional', '--timeout', '0');
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(printed(run.stdout).map((m) => m.label)).toEqual(['x0', 'x1', 'x2']);
+    expect((await q.show(dest)).messageCount).toBe(0);
+    expect((await q.messages(SYSTEM.xactDeadLetter)).filter((m) => m.label.startsWith('x'))).toHaveLength(0);
+  });
+
+  test('a negative --timeout is INVALID_PARAMETER (exit 1), nothing taken', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-negative');
+    await q.send(dest, '--label', 'stays');
+    failsWith(await file.svc.qk('receive', dest, '--follow', '--timeout', '-1'), 'INVALID_PARAMETER');
+    expect((await q.show(dest)).messageCount).toBe(1);
   });
 });

@@ -21,6 +21,7 @@ import {
   sendPropertiesSchema,
   serviceStatusSchema,
   settingInfoSchema,
+  timeoutMsSchema,
 } from './schemas.js';
 import { networkOperations } from './network-operations.js';
 import { consoleOperations } from './console-operations.js';
@@ -41,8 +42,7 @@ function op<I extends z.ZodType, O extends z.ZodType>(def: OperationDef<I, O>): 
 const empty = z.object({});
 const path = queuePathSchema.min(1);
 const lookupId = z.number().int().min(1);
-/** Milliseconds a receive or peek waits for a message; 0 returns at once. */
-const timeoutMs = z.number().int().min(0).max(2_147_483_647);
+const timeoutMs = timeoutMsSchema;
 const transaction = boundedString(Bounds.TRANSACTION).min(1);
 const messageLocation = z.object({ path: queuePathSchema, message: messageInfoSchema });
 /** With a lookup ID: which message relative to it (R-L2); `first`/`last` ignore the ID. */

@@ -180,6 +180,9 @@ export const messagePropertiesSchema = z
   .max(Object.keys(messageInfoSchema.shape).length)
   .describe('[field names of a message…]');
 
+/** Milliseconds a receive, peek or stream waits for a message; 0 does not wait. */
+export const timeoutMsSchema = z.number().int().min(0).max(2_147_483_647);
+
 /** One message of an export file (docs/message-file-format.md); the engine checks every range on import. */
 export const exportedMessageSchema = z.object({
   lookupId: z.number().int(),

@@ -5,7 +5,7 @@
  * Over plain HTTP it is refused. The other two end what a transactional stream has handed over.
  */
 import { z } from 'zod';
-import { messageInfoSchema, messagePropertiesSchema, queuePathSchema } from './schemas.js';
+import { messageInfoSchema, messagePropertiesSchema, queuePathSchema, timeoutMsSchema } from './schemas.js';
 
 /** Most messages a stream may have on their way to its reader (its credit) at once. */
 export const CONSUME_MAX_CREDIT = 1_000;
@@ -18,10 +18,11 @@ export const streamOperations = {
       path: queuePathSchema.min(1),
       transactional: z.boolean().optional(),
       properties: messagePropertiesSchema.optional(),
+      timeoutMs: timeoutMsSchema.optional(),
     }),
-    output: z.object({ received: z.number().int() }),
+    output: z.object({ received: z.number().int(), timedOut: z.boolean() }),
     admin: false,
-    summary: `Streams the queue's messages as they arrive, in receive order, one \`item\` frame each, while the client grants credit (\`{"type":"credit","id":N,"count":K}\`, at most ${CONSUME_MAX_CREDIT.toLocaleString('en-US')} on their way); each leaves the queue as it is sent, or with \`transactional\` when the client commits (consumeCommit; an abort, the end of the stream or a dropped connection puts back what was not committed). Cancel the call to end the stream; its result says how many messages were sent. WebSocket and Electron only.`,
+    summary: `Streams the queue's messages as they arrive, in receive order, one \`item\` frame each, while the client grants credit (\`{"type":"credit","id":N,"count":K}\`, at most ${CONSUME_MAX_CREDIT.toLocaleString('en-US')} on their way); each leaves the queue as it is sent, or with \`transactional\` when the client commits (consumeCommit; an abort, the end of the stream or a dropped connection puts back what was not committed). Cancel the call to end the stream; with \`timeoutMs\` it also ends once the queue has had no message that long (a transactional stream once its messages are committed or aborted), and its result says \`timedOut: true\`. The result says how many messages were sent. WebSocket and Electron only.`,
   },
   consumeCommit: {
     input: z.object({ stream, count: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional() }),

@@ -17,6 +17,9 @@ export function deferredConsumer<T>(connection: Promise<T>, start: (channel: T) 
     get handled() {
       return inner?.handled ?? 0;
     },
+    get timedOut() {
+      return inner?.timedOut ?? false;
+    },
     done,
     async close() {
       closeAsked = true;

@@ -25,6 +25,11 @@ export interface ConsumeOptions {
    * of every message, which spares the service and this end most of each message's cost. Default: all.
    */
   properties?: readonly MessageProperty[] | undefined;
+  /**
+   * Stop once the queue has had no message for this many milliseconds (0: take what is there, then stop), as a
+   * receive's timeout does; `timedOut` then says so. Default: wait as long as the consumer runs.
+   */
+  timeoutMs?: number | undefined;
   /** Stops the consumer, as close() does. */
   signal?: AbortSignal | undefined;
 }
@@ -33,8 +38,10 @@ export interface ConsumeOptions {
 export interface Consumer {
   /** Messages the handler has finished with. */
   readonly handled: number;
+  /** It stopped because the queue had no message for `timeoutMs` (known once `done` has resolved). */
+  readonly timedOut: boolean;
   /**
-   * Settles once the consumer has stopped: resolves after close() (or its signal), rejects with why it
+   * Settles once the consumer has stopped: resolves after close() (or its signal) or its timeout, rejects with why it
    * stopped otherwise — the queue deleted, the connection lost, the handler threw.
    */
   readonly done: Promise<void>;
@@ -77,7 +84,14 @@ export function startConsumer(
   return new StreamConsumer(
     transport,
     path,
-    { credit, commitEvery, max, transactional: options.transactional === true, properties: options.properties },
+    {
+      credit,
+      commitEvery,
+      max,
+      transactional: options.transactional === true,
+      properties: options.properties,
+      timeoutMs: options.timeoutMs,
+    },
     handler,
     options.signal,
   );
@@ -103,6 +117,7 @@ interface Settings {
   max: number;
   transactional: boolean;
   properties: readonly MessageProperty[] | undefined;
+  timeoutMs: number | undefined;
 }
 
 class StreamConsumer implements Consumer {
@@ -122,6 +137,7 @@ class StreamConsumer implements Consumer {
   #failure: { error: unknown; handler: boolean } | undefined;
   #wake: (() => void) | undefined;
   #ended = false;
+  #timedOut = false;
 
   private readonly transactional: boolean;
 
@@ -140,6 +156,7 @@ class StreamConsumer implements Consumer {
         path,
         ...(settings.transactional ? { transactional: true } : {}),
         ...(settings.properties ? { properties: settings.properties } : {}),
+        ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
       },
       { credit: this.#granted, onItem: (value) => this.#arrived(value as MessageInfo), signal: this.#aborter.signal },
     );
@@ -154,6 +171,10 @@ class StreamConsumer implements Consumer {
 
   get handled(): number {
     return this.#handled;
+  }
+
+  get timedOut(): boolean {
+    return this.#timedOut;
   }
 
   async close(): Promise<void> {
@@ -230,6 +251,7 @@ class StreamConsumer implements Consumer {
     const envelope = await result;
     if (!envelope.ok && !(envelope.error.code === 'OPERATION_CANCELLED' && this.#closing))
       throw new QkError(envelope.error.code, envelope.error.message);
+    if (envelope.ok) this.#timedOut = (envelope.value as { timedOut?: unknown }).timedOut === true;
   }
 
   /** Commits the messages handled since the last commit — the first ones sent, not those still waiting. */

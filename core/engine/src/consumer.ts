@@ -21,8 +21,11 @@ export interface StreamHost {
   claim(queue: QueueRecord, count: number): StoredMessage[];
   /** The message as the reader sees it, through the reader's view. */
   info(message: StoredMessage, view: MessageView): MessageInfo;
-  /** Resolves when a message becomes ready on the queue; rejects when the queue or the queue manager goes. */
-  waitForArrival(queue: QueueRecord, signal: AbortSignal): Promise<void>;
+  /**
+   * Resolves true when a message becomes ready on the queue, false when `ms` pass first (never without `ms`);
+   * rejects when the queue or the queue manager goes.
+   */
+  waitForArrival(queue: QueueRecord, signal: AbortSignal, ms?: number): Promise<boolean>;
   /** Removes received messages (journal copies, acknowledgments, retention) in one commit; on failure they go back. */
   finishReceives(messages: StoredMessage[]): Promise<void>;
   /** Ends claims; `undone`: the messages go back where they were. */
@@ -40,6 +43,9 @@ export class StreamConsumer implements Consumption {
   readonly done: Promise<void>;
   readonly queueId: number;
   #received = 0;
+  #timedOut = false;
+  /** Wakes a stream whose queue stayed empty while its reader still held what it was sent (#idleEnds). */
+  #settled: (() => void) | null = null;
   #transaction: string | undefined;
   /** Messages written to the reader in each open transaction of the stream. */
   readonly #written = new Map<string, number>();
@@ -74,6 +80,10 @@ export class StreamConsumer implements Consumption {
     return this.#received;
   }
 
+  get timedOut(): boolean {
+    return this.#timedOut;
+  }
+
   /** Ends the stream from the queue manager's side (queue deleted, service stopping). */
   stop(error: QkError): void {
     this.#stopError ??= error;
@@ -94,13 +104,16 @@ export class StreamConsumer implements Consumption {
       this.#written.set(next, (this.#written.get(next) ?? 0) + (written - count));
     }
     await this.host.commitTransaction(transaction);
+    this.#wakeSettled();
     return count !== undefined ? Math.min(count, written) : written;
   }
 
   abort(): number {
     const transaction = this.#switchTransaction();
     this.host.abortTransaction(transaction);
-    return this.#forget(transaction);
+    const returned = this.#forget(transaction);
+    this.#wakeSettled();
+    return returned;
   }
 
   /** Later rounds go to a new transaction; returns the one to end. */
@@ -138,7 +151,10 @@ export class StreamConsumer implements Consumption {
         }
         const claimed = this.host.claim(this.queue, room);
         if (claimed.length === 0) {
-          await this.#until(this.host.waitForArrival(this.queue, signal));
+          if (await this.#idleEnds(signal)) {
+            this.#timedOut = true;
+            break;
+          }
           continue;
         }
         this.#deliver(claimed);
@@ -161,6 +177,32 @@ export class StreamConsumer implements Consumption {
       }
     }
     if (failure !== undefined) throw asError(failure);
+  }
+
+  /**
+   * The queue is empty: waits for an arrival. True when the stream is to end for its timeout: the queue stayed
+   * empty that long and the reader holds nothing the end would put back. A transactional reader still holding
+   * messages (sent and not committed) is waited for; the queue is then looked at again, and waited on anew.
+   */
+  async #idleEnds(signal: AbortSignal): Promise<boolean> {
+    const ms = this.input.timeoutMs;
+    const arrived = await this.#until(this.host.waitForArrival(this.queue, signal, ms));
+    if (arrived || ms === undefined) return false;
+    if (this.#readerHoldsNothing()) return true;
+    await this.#until(new Promise<void>((resolve) => (this.#settled = resolve)));
+    return false;
+  }
+
+  /** Nothing the reader was sent would go back if the stream ended now. */
+  #readerHoldsNothing(): boolean {
+    if (this.#transaction === undefined) return true;
+    return this.#rounds.size === 0 && (this.#written.get(this.#transaction) ?? 0) === 0;
+  }
+
+  #wakeSettled(): void {
+    const wake = this.#settled;
+    this.#settled = null;
+    wake?.();
   }
 
   /**
@@ -212,9 +254,13 @@ export class StreamConsumer implements Consumption {
       () => undefined,
     );
     void round.then(
-      () => this.#rounds.delete(round),
+      () => {
+        this.#rounds.delete(round);
+        this.#wakeSettled();
+      },
       (error: unknown) => {
         this.#rounds.delete(round);
+        this.#wakeSettled();
         // The stream cannot go on without losing its order or its messages: it ends with the error.
         if (error instanceof QkError && error.code !== 'OPERATION_CANCELLED') this.stop(error);
         else if (!(error instanceof QkError)) this.stop(new QkError('INTERNAL', String(error)));

@@ -551,11 +551,12 @@ class QueueManager implements QueueManagerApi {
   private readonly streamHost: StreamHost = {
     claim: (queue, count) => this.receiveCursors.first(queue.id, count, true),
     info: (message, view) => view(message, this.clock.now()),
-    waitForArrival: async (queue, signal) => {
+    waitForArrival: async (queue, signal, ms) => {
       if (this.closed) throw new QkError('SERVICE_NOT_AVAILABLE', 'The queue manager stopped.');
-      await this.waiters.wait(queue.id, Infinity, signal);
+      const arrived = await this.waiters.wait(queue.id, ms ?? Infinity, signal);
       if (!this.registry.get(queue.id))
         throw new QkError('QUEUE_DELETED', `The queue '${this.registry.pathOf(queue)}' was deleted.`);
+      return arrived;
     },
     finishReceives: (messages) => this.finishReceives(messages),
     releaseClaims: (messages, undone) => this.releaseClaims(messages, undone),

@@ -135,16 +135,25 @@ export interface ConsumeInput {
   signal: AbortSignal;
   /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
   properties?: readonly MessageProperty[] | undefined;
+  /**
+   * Ends the stream once the queue has had no message ready for this long, as a receive's timeout ends the
+   * receive (`timedOut` then says so); absent = the stream lasts until its signal ends it. A transactional
+   * stream ends only once its reader has committed or aborted what it was sent: ending earlier would put
+   * back messages the reader holds.
+   */
+  timeoutMs?: number | undefined;
 }
 
 /** A running streaming receive. */
 export interface Consumption {
   /** Messages handed to the reader so far. */
   readonly received: number;
+  /** The stream ended because the queue stayed empty for its `timeoutMs`. */
+  readonly timedOut: boolean;
   /**
-   * Settles when the stream has ended: resolves when its signal ended it (whatever was handed over is
-   * committed, or put back when transactional and not committed); rejects when the queue was deleted, the
-   * queue manager stopped, or a removal could not be committed.
+   * Settles when the stream has ended: resolves when its signal or its timeout ended it (whatever was handed
+   * over is committed, or put back when transactional and not committed); rejects when the queue was deleted,
+   * the queue manager stopped, or a removal could not be committed.
    */
   readonly done: Promise<void>;
   /**

@@ -1,6 +1,7 @@
 /**
- * `qk receive PATH --follow [--count N]` (issue 11): a streaming receive that prints messages as they arrive,
- * one JSON line each with --json, and never takes a message it does not print.
+ * `qk receive PATH --follow [--count N] [--timeout S]` (issue 11): a streaming receive that prints messages as they
+ * arrive, one JSON line each with --json, never takes a message it does not print, and with --timeout stops once
+ * the queue has had none for that long.
  */
 import { describe, expect, it } from 'vitest';
 import { qk } from './helpers.js';
@@ -47,17 +48,43 @@ describe('qk receive --follow', () => {
     expect(left).toEqual(['m2']);
   });
 
-  it('refuses --count without --follow, and --follow with --timeout or --lookup-id (usage, exit 2)', async () => {
+  it('refuses --count without --follow, and --follow with --lookup-id (usage, exit 2)', async () => {
     const path = '.\\private$\\follow-usage';
     for (const args of [
       ['receive', path, '--count', '3'],
-      ['receive', path, '--follow', '--timeout', '1'],
       ['receive', path, '--follow', '--lookup-id', '5'],
       ['receive', path, '--follow', '--count', '0'],
     ]) {
       const run = await qk([...cli.remote, ...args]);
       expect(run.code, args.join(' ')).toBe(2);
     }
+  });
+
+  it('--timeout 0 prints what is there and stops (exit 0); an empty queue exits 3 with IO_TIMEOUT', async () => {
+    const path = '.\\private$\\follow-drain';
+    await cli.client.queueCreate({ path });
+    await cli.client.sendBatch({ messages: [0, 1, 2].map((i) => ({ path, message: { body: `m${i}` } })) });
+    const drained = await qk([...cli.remote, '--json', 'receive', path, '--follow', '--timeout', '0']);
+    expect(drained.code).toBe(0);
+    expect(
+      drained.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { body: string }).body),
+    ).toEqual(['m0', 'm1', 'm2']);
+    const empty = await qk([...cli.remote, '--json', 'receive', path, '--follow', '--timeout', '0']);
+    expect(empty.code).toBe(3);
+    expect(empty.json).toMatchObject({ error: { code: 'IO_TIMEOUT' } });
+  });
+
+  it('--timeout with --count: fewer than --count within it exits 3, naming how many came', async () => {
+    const path = '.\\private$\\follow-short';
+    await cli.client.queueCreate({ path });
+    await cli.client.send({ path, message: { body: 'one' } });
+    const run = await qk([...cli.remote, 'receive', path, '--follow', '--count', '2', '--timeout', '0.1']);
+    expect(run.code).toBe(3);
+    expect(run.stdout).toContain('one');
+    expect(run.stderr).toContain('1 of 2 messages');
   });
 
   it('a queue that does not exist fails clearly (QUEUE_NOT_FOUND, exit 1)', async () => {

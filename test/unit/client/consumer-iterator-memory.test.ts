@@ -13,7 +13,7 @@ test('a loop over messages() holds no more after 20,000 waits than after 2,000',
   const done = new Promise<void>((resolve) => (end = resolve));
   const iterator = consumerIterator(false, (handler) => {
     deliver = handler;
-    return { handled: 0, done, close: async () => end() };
+    return { handled: 0, timedOut: false, done, close: async () => end() };
   });
   const message = { body: 'x' } as MessageInfo;
   const wait = async (): Promise<void> => {

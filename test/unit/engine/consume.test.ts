@@ -60,10 +60,10 @@ function testReader(credit: number) {
   };
 }
 
-function open(path: string, credit: number, transactional = false) {
+function open(path: string, credit: number, transactional = false, timeoutMs?: number) {
   const r = testReader(credit);
   const aborter = new AbortController();
-  const stream = h.qm.consume({ path, reader: r.reader, signal: aborter.signal, transactional });
+  const stream = h.qm.consume({ path, reader: r.reader, signal: aborter.signal, transactional, timeoutMs });
   return { ...r, stream, close: () => aborter.abort() };
 }
 
@@ -232,5 +232,95 @@ describe('transactional stream', () => {
     await closed(s.stream, s.close);
     expect(h.qm.browse({ path: TX }).messages.map((m) => m.lookupId)).toEqual(before);
     expect(h.qm.showQueue('.\\XACTDEADLETTER$').messageCount).toBe(0);
+  });
+});
+
+describe('a stream with a timeout (timeoutMs)', () => {
+  test('R-O1 timeout 0 hands over what is ready, in receive order, then ends with timedOut', async () => {
+    await h.qm.sendBatch([1, 2, 3].map((i) => ({ path: Q, message: { body: `m${i}`, priority: i } })));
+    const s = open(Q, 10, false, 0);
+    await ticks();
+    h.clock.advance(0);
+    await s.stream.done;
+    expect(s.bodies()).toEqual(['m3', 'm2', 'm1']);
+    expect(s.stream.timedOut).toBe(true);
+    expect(s.stream.received).toBe(3);
+    expect(h.qm.showQueue(Q).messageCount).toBe(0);
+  });
+
+  test('the timeout counts from the last time the queue ran empty: an arrival within it is handed over and the wait starts again', async () => {
+    const s = open(Q, 10, false, 1_000);
+    let ended = false;
+    s.stream.done.then(
+      () => (ended = true),
+      () => undefined,
+    );
+    await ticks();
+    h.clock.advance(900);
+    await h.qm.send(Q, { body: 'late' });
+    await ticks();
+    expect(s.bodies()).toEqual(['late']);
+    h.clock.advance(900);
+    await ticks();
+    expect(ended).toBe(false);
+    h.clock.advance(100);
+    await s.stream.done;
+    expect(s.stream.timedOut).toBe(true);
+  });
+
+  test('without a timeout the stream waits as long as it runs; ended by its signal, timedOut stays false', async () => {
+    const s = open(Q, 10);
+    await ticks();
+    h.clock.advance(100_000);
+    await ticks();
+    await h.qm.send(Q, { body: 'still there' });
+    await ticks();
+    expect(s.bodies()).toEqual(['still there']);
+    await closed(s.stream, s.close);
+    expect(s.stream.timedOut).toBe(false);
+  });
+
+  test('R-D5 a transactional stream does not time out while its reader holds uncommitted messages: it ends after the commit, nothing put back', async () => {
+    await h.qm.sendBatch([1, 2].map((i) => ({ path: TX, message: { body: `m${i}` }, transactional: true })));
+    const s = open(TX, 10, true, 0);
+    let ended = false;
+    s.stream.done.then(
+      () => (ended = true),
+      () => undefined,
+    );
+    await ticks();
+    h.clock.advance(0);
+    await ticks();
+    expect(s.bodies()).toEqual(['m1', 'm2']);
+    // Ending now would put m1 and m2 back while the reader has them.
+    expect(ended).toBe(false);
+    expect(await s.stream.commit()).toBe(2);
+    await ticks();
+    h.clock.advance(0);
+    await s.stream.done;
+    expect(s.stream.timedOut).toBe(true);
+    expect(h.qm.showQueue(TX).messageCount).toBe(0);
+    expect(h.qm.showQueue('.\\XACTDEADLETTER$').messageCount).toBe(0);
+  });
+
+  test('a transactional stream whose reader aborts ends once the queue stays empty again, the aborted messages handed over anew first', async () => {
+    await h.qm.send(TX, { body: 'only' }, { transactional: true });
+    const s = open(TX, 10, true, 0);
+    await ticks();
+    h.clock.advance(0);
+    await ticks();
+    expect(s.bodies()).toEqual(['only']);
+    expect(s.stream.abort()).toBe(1);
+    await ticks();
+    h.clock.advance(0);
+    await ticks();
+    // Put back, the message is ready again: the stream hands it over before it may end.
+    expect(s.bodies()).toEqual(['only', 'only']);
+    expect(await s.stream.commit()).toBe(1);
+    await ticks();
+    h.clock.advance(0);
+    await s.stream.done;
+    expect(s.stream.timedOut).toBe(true);
+    expect(h.qm.showQueue(TX).messageCount).toBe(0);
   });
 });

@@ -1,14 +1,16 @@
 /**
- * `qk receive PATH --follow [--count N]`: a streaming receive (issue 11). Messages are printed as they
- * arrive — one JSON line each with --json — until --count messages were printed or the command is
- * interrupted. The stream's credit never runs past --count, so no message is taken that is not printed; on an
+ * `qk receive PATH --follow [--count N] [--timeout S]`: a streaming receive (issue 11). Messages are printed as
+ * they arrive — one JSON line each with --json — until --count messages were printed, the queue has had no
+ * message for --timeout seconds (0: print what is there, then stop), or the command is interrupted. Ended by
+ * its timeout before --count messages (without --count: before any), it exits 3, as a receive that got
+ * nothing does. The stream's credit never runs past --count, so no message is taken that is not printed; on an
  * interrupt, the messages already on their way are printed before the command ends. With --transactional each
  * message is committed once printed, so an interrupt puts back only what was not printed.
  */
-import type { MessageInfo } from '@qk/model';
+import { QkError, type MessageInfo } from '@qk/model';
 import type { CommandContext } from '../context.js';
 import { formatMessage } from '../format/messages.js';
-import { parseNumber } from '../parse-values.js';
+import { parseNumber, parseTimeoutSeconds } from '../parse-values.js';
 import { propertiesFrom } from '../properties-option.js';
 import { UsageError } from '../usage-error.js';
 
@@ -17,13 +19,13 @@ const FOLLOW_CREDIT = 100;
 
 export async function followQueue(ctx: CommandContext, path: string): Promise<void> {
   const o = ctx.options;
-  if (o['timeout'] !== undefined) throw new UsageError('--follow waits as long as it runs: leave out --timeout.');
   if (o['lookupId'] !== undefined || o['action'] !== undefined)
     throw new UsageError('--follow receives messages as they arrive: leave out --lookup-id and --action.');
   const count = o['count'] === undefined ? undefined : parseNumber(String(o['count']), '--count');
   if (count !== undefined && (!Number.isInteger(count) || count < 1))
     throw new UsageError('--count must be a whole number of at least 1.');
   const properties = propertiesFrom(o, ctx.json);
+  const timeoutMs = o['timeout'] === undefined ? undefined : parseTimeoutSeconds(String(o['timeout']));
   const client = await ctx.client();
   let printed = 0;
   const consumer = client.consume(
@@ -32,6 +34,7 @@ export async function followQueue(ctx: CommandContext, path: string): Promise<vo
       credit: Math.min(FOLLOW_CREDIT, count ?? FOLLOW_CREDIT),
       max: count,
       transactional: o['transactional'] === true,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...properties,
     },
     async (message: MessageInfo) => {
@@ -49,4 +52,11 @@ export async function followQueue(ctx: CommandContext, path: string): Promise<vo
     stop?.();
   }
   if (!ctx.json) ctx.io.stderr(`${printed} message${printed === 1 ? '' : 's'} received from ${path}.\n`);
+  if (consumer.timedOut && printed < (count ?? 1))
+    throw new QkError(
+      'IO_TIMEOUT',
+      count === undefined
+        ? `No message arrived from ${path} within ${String(o['timeout'])} s.`
+        : `${printed} of ${count} messages arrived from ${path}; then none within ${String(o['timeout'])} s.`,
+    );
 }

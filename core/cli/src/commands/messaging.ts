@@ -35,14 +35,17 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
         .description(
           'remove and print the first message, or the one --lookup-id/--action names (exit 3 when none arrives within --timeout, or the lookup finds none)',
         )
-        .option('--timeout <seconds>', 'how long to wait for a message (fractions allowed; default 0 = do not wait)')
+        .option(
+          '--timeout <seconds>',
+          'how long to wait for a message (fractions allowed; default 0 = do not wait); with --follow, stop once the queue has had none this long (default: never)',
+        )
         .option(
           '--transactional',
           'receive in a single-message transaction (from a transactional queue); with --follow, commit each message once printed',
         )
         .option(
           '--follow',
-          'keep receiving: print messages as they arrive (a streaming receive) until interrupted or --count are printed; one JSON line each with --json',
+          'keep receiving: print messages as they arrive (a streaming receive) until interrupted, --count are printed or --timeout passes without one; one JSON line each with --json',
         )
         .option('--count <n>', 'with --follow: stop after this many messages'),
     ),

@@ -253,16 +253,23 @@ export function createHandlers(host: HandlerHost): ContextualHandlers {
     serviceRestartImpact: async () => restartImpact(engine()),
 
     // The streaming receive (issue 11): messages go out as `item` frames while the caller grants credit.
-    consume: async ({ path, transactional, properties }, { signal, stream, connectionId }) => {
+    consume: async ({ path, transactional, properties, timeoutMs }, { signal, stream, connectionId }) => {
       if (!stream || !signal)
         throw new QkError(
           'INVALID_PARAMETER',
           'consume streams messages as they arrive: call it over the WebSocket channel (/api/v1/ws), not plain HTTP.',
         );
-      const consumption = engine().consume({ path, transactional, properties, reader: stream.reader, signal });
+      const consumption = engine().consume({
+        path,
+        transactional,
+        properties,
+        timeoutMs,
+        reader: stream.reader,
+        signal,
+      });
       host.streams.track(connectionId ?? IN_PROCESS, stream.id, consumption);
       await consumption.done;
-      return { received: consumption.received };
+      return { received: consumption.received, timedOut: consumption.timedOut };
     },
     consumeCommit: async ({ stream, count }, { connectionId }) => ({
       committed: await host.streams.get(connectionId ?? IN_PROCESS, stream).commit(count),
