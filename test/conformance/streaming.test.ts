@@ -4,6 +4,7 @@
  * acknowledgments, time-to-be-received, transactional receives.
  */
 import { describe, expect, test } from 'vitest';
+import { QkClient } from '@qk/client';
 import { failsWith, ok, waitFor } from '../helpers/qk-expect.js';
 import { SYSTEM, journalOf } from '../helpers/qk-ops.js';
 import type { QkMessage } from '../helpers/qk-types.js';
@@ -177,5 +178,49 @@ describe.concurrent('qk receive --follow --timeout S: a stream that ends once it
     await q.send(dest, '--label', 'stays');
     failsWith(await file.svc.qk('receive', dest, '--follow', '--timeout', '-1'), 'INVALID_PARAMETER');
     expect((await q.show(dest)).messageCount).toBe(1);
+  });
+});
+
+describe.concurrent('the client library: consume and messages() with timeoutMs', () => {
+  test('R-O1 consume({timeoutMs: 0}) hands over what is ready in receive order and ends by itself; timedOut says why', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-lib-consume');
+    for (const [label, priority] of [
+      ['c1', 1],
+      ['c6', 6],
+    ] as const)
+      await q.send(dest, '--label', label, '--priority', String(priority));
+    const client = await QkClient.fromDataDir(file.svc.dataDir, { transport: 'ws' });
+    try {
+      const labels: string[] = [];
+      const consumer = client.consume(dest, { timeoutMs: 0 }, (m) => void labels.push(m.label));
+      await consumer.done;
+      expect(labels).toEqual(['c6', 'c1']);
+      expect(consumer.timedOut).toBe(true);
+      expect(consumer.handled).toBe(2);
+      // Closed by its owner instead, a consumer did not time out.
+      const open = client.consume(dest, {}, () => undefined);
+      await open.close();
+      expect(open.timedOut).toBe(false);
+    } finally {
+      await client.close();
+    }
+    expect((await q.show(dest)).messageCount).toBe(0);
+  });
+
+  test('R-D5 a for-await loop over messages(path, {transactional, timeoutMs}) ends once the queue stays empty, every message committed', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('s-lib-loop', '--transactional');
+    for (let i = 0; i < 3; i++) await q.send(dest, '--transactional', '--label', `l${i}`);
+    const client = await QkClient.fromDataDir(file.svc.dataDir, { transport: 'ws' });
+    const labels: string[] = [];
+    try {
+      for await (const m of client.messages(dest, { transactional: true, timeoutMs: 200 })) labels.push(m.label);
+    } finally {
+      await client.close();
+    }
+    expect(labels).toEqual(['l0', 'l1', 'l2']);
+    expect((await q.show(dest)).messageCount).toBe(0);
+    expect((await q.messages(SYSTEM.xactDeadLetter)).filter((m) => m.label.startsWith('l'))).toHaveLength(0);
   });
 });
