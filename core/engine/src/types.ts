@@ -94,7 +94,13 @@ export interface Cancellable {
 /** Writes a prepared reply; resolves once the transport has it. */
 export type WriteReply = () => Promise<void>;
 
-export interface ReceiveInput {
+/** What every reading operation may name: the message properties its reply carries (MQMSGPROPS). */
+interface ReadsProperties {
+  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
+  properties?: readonly MessageProperty[] | undefined;
+}
+
+export interface ReceiveInput extends ReadsProperties {
   path: string;
   timeoutMs?: number | undefined;
   transaction?: string | undefined;
@@ -105,8 +111,6 @@ export interface ReceiveInput {
   signal?: AbortSignal | undefined;
   /** Without one, the reply counts as delivered once built (in-process callers). */
   deliver?: Deliver<MessageInfo> | undefined;
-  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
-  properties?: readonly MessageProperty[] | undefined;
 }
 
 /**
@@ -123,7 +127,7 @@ export interface StreamReader {
 }
 
 /** A streaming receive: messages are pushed to the reader as they arrive, within its credit. */
-export interface ConsumeInput {
+export interface ConsumeInput extends ReadsProperties {
   path: string;
   /**
    * Messages are received inside a transaction the reader commits (`Consumption.commit`, in batches or one by
@@ -133,8 +137,6 @@ export interface ConsumeInput {
   reader: StreamReader;
   /** Ends the stream (the reader cancelled or went away). */
   signal: AbortSignal;
-  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
-  properties?: readonly MessageProperty[] | undefined;
   /**
    * Ends the stream once the queue has had no message ready for this long, as a receive's timeout ends the
    * receive (`timedOut` then says so); absent = the stream lasts until its signal ends it. A transactional
@@ -172,7 +174,7 @@ export interface ReplyLimit {
   measure(message: MessageInfo): number;
 }
 
-export interface ReceiveBatchInput {
+export interface ReceiveBatchInput extends ReadsProperties {
   path: string;
   max: number;
   timeoutMs?: number | undefined;
@@ -180,41 +182,33 @@ export interface ReceiveBatchInput {
   signal?: AbortSignal | undefined;
   replyLimit?: ReplyLimit | undefined;
   deliver?: Deliver<MessageInfo[]> | undefined;
-  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
-  properties?: readonly MessageProperty[] | undefined;
 }
 
 /** A peek at a cursor: the message it stands at (`current`, the default) or the one after (`next`). */
-export interface CursorPeekInput {
+export interface CursorPeekInput extends ReadsProperties {
   cursor: string;
   action?: 'current' | 'next' | undefined;
   timeoutMs?: number | undefined;
   signal?: AbortSignal | undefined;
-  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
-  properties?: readonly MessageProperty[] | undefined;
 }
 
 /** A receive at a cursor (RECEIVE_CURRENT). */
-export interface CursorReceiveInput {
+export interface CursorReceiveInput extends ReadsProperties {
   cursor: string;
   timeoutMs?: number | undefined;
   transaction?: string | undefined;
   transactional?: boolean | undefined;
   signal?: AbortSignal | undefined;
   deliver?: Deliver<MessageInfo> | undefined;
-  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
-  properties?: readonly MessageProperty[] | undefined;
 }
 
-export interface PeekInput {
+export interface PeekInput extends ReadsProperties {
   path: string;
   timeoutMs?: number | undefined;
   lookupId?: number | undefined;
   /** With lookupId: which message relative to it (R-L2); default `current`. */
   lookupAction?: LookupAction | undefined;
   signal?: AbortSignal | undefined;
-  /** The properties the reader wants (with `id` and `lookupId`); absent = all of them (message-view.ts). */
-  properties?: readonly MessageProperty[] | undefined;
 }
 
 export interface BrowseInput {

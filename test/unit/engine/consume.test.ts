@@ -67,6 +67,16 @@ function open(path: string, credit: number, transactional = false, timeoutMs?: n
   return { ...r, stream, close: () => aborter.abort() };
 }
 
+/** Tells, without awaiting it, whether a stream has ended well so far. */
+function watchEnd(stream: Consumption): { readonly ended: boolean } {
+  const end = { ended: false };
+  stream.done.then(
+    () => (end.ended = true),
+    () => undefined,
+  );
+  return end;
+}
+
 async function closed(stream: Consumption, close: () => void): Promise<void> {
   close();
   await stream.done;
@@ -250,11 +260,7 @@ describe('a stream with a timeout (timeoutMs)', () => {
 
   test('the timeout counts from the last time the queue ran empty: an arrival within it is handed over and the wait starts again', async () => {
     const s = open(Q, 10, false, 1_000);
-    let ended = false;
-    s.stream.done.then(
-      () => (ended = true),
-      () => undefined,
-    );
+    const end = watchEnd(s.stream);
     await ticks();
     h.clock.advance(900);
     await h.qm.send(Q, { body: 'late' });
@@ -262,7 +268,7 @@ describe('a stream with a timeout (timeoutMs)', () => {
     expect(s.bodies()).toEqual(['late']);
     h.clock.advance(900);
     await ticks();
-    expect(ended).toBe(false);
+    expect(end.ended).toBe(false);
     h.clock.advance(100);
     await s.stream.done;
     expect(s.stream.timedOut).toBe(true);
@@ -283,17 +289,13 @@ describe('a stream with a timeout (timeoutMs)', () => {
   test('R-D5 a transactional stream does not time out while its reader holds uncommitted messages: it ends after the commit, nothing put back', async () => {
     await h.qm.sendBatch([1, 2].map((i) => ({ path: TX, message: { body: `m${i}` }, transactional: true })));
     const s = open(TX, 10, true, 0);
-    let ended = false;
-    s.stream.done.then(
-      () => (ended = true),
-      () => undefined,
-    );
+    const end = watchEnd(s.stream);
     await ticks();
     h.clock.advance(0);
     await ticks();
     expect(s.bodies()).toEqual(['m1', 'm2']);
     // Ending now would put m1 and m2 back while the reader has them.
-    expect(ended).toBe(false);
+    expect(end.ended).toBe(false);
     expect(await s.stream.commit()).toBe(2);
     await ticks();
     h.clock.advance(0);
