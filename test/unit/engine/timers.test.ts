@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MessageClass } from '@qk/model';
-import { openHarness, type Harness } from './helpers.js';
+import { openHarness, settle, type Harness } from './helpers.js';
 
 let h: Harness;
 const Q = '.\\private$\\timed';
@@ -122,5 +122,36 @@ describe('resend restarts the timers (a new send from the administrator)', () =>
 
   test('only dead-letter queues resend', async () => {
     await expect(h.qm.resendDeadLetters('.\\JOURNAL$')).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+  });
+});
+
+describe('R-X4 the messages of one transaction take the first message’s timers', () => {
+  const TXQ = '.\\private$\\timed-tx';
+
+  test('later sends keep their own properties but take the first one’s TTRQ and TTBR, and expire with it', async () => {
+    h.qm.createQueue({ path: TXQ, transactional: true });
+    const tx = h.qm.beginTransaction();
+    await h.qm.send(TXQ, { label: 'first', timeToBeReceived: 5, timeToReachQueue: 30 }, { transaction: tx });
+    await h.qm.send(TXQ, { label: 'unlimited' }, { transaction: tx });
+    await h.qm.send(TXQ, { label: 'longer', timeToBeReceived: 600, timeToReachQueue: 900 }, { transaction: tx });
+    await h.qm.commitTransaction(tx);
+    const sent = h.qm.browse({ path: TXQ }).messages;
+    expect(sent.map((m) => [m.label, m.timeToBeReceived, m.timeToReachQueue])).toEqual([
+      ['first', 5, 30],
+      ['unlimited', 5, 30],
+      ['longer', 5, 30],
+    ]);
+    h.clock.advance(4_900);
+    await settle();
+    expect(h.qm.showQueue(TXQ).messageCount).toBe(3);
+    h.clock.advance(200);
+    await settle();
+    expect(h.qm.showQueue(TXQ).messageCount).toBe(0);
+  });
+
+  test('a single-message transaction keeps the message’s own timers', async () => {
+    h.qm.createQueue({ path: TXQ, transactional: true });
+    await h.qm.send(TXQ, { body: 'own', timeToBeReceived: 600 }, { transactional: true });
+    expect(h.qm.browse({ path: TXQ }).messages[0]?.timeToBeReceived).toBe(600);
   });
 });
