@@ -69,13 +69,16 @@ describe.concurrent('lookup-ID actions', () => {
     expect(last.label).toBe('c');
   });
 
-  test('R-L2 first and last ignore --lookup-id; on an empty queue they find nothing (exit 3)', async () => {
+  test('R-L2 first and last ignore --lookup-id (0 included); on an empty queue they find nothing (exit 3)', async () => {
     const { q, svc } = file;
     const { path } = await walkable('l2-ends');
     const label = async (...flags: string[]): Promise<string> =>
       ok(await svc.qk<QkMessage>('peek', path, ...flags)).label;
     expect(await label('--lookup-id', '999999999', '--action', 'first')).toBe('top');
     expect(await label('--lookup-id', '1', '--action', 'last')).toBe('c');
+    // MSMQ's own call passes 0 with FIRST and LAST.
+    expect(await label('--lookup-id', '0', '--action', 'first')).toBe('top');
+    expect(await label('--lookup-id', '0', '--action', 'last')).toBe('c');
     const empty = await q.newQueue('l2-empty');
     for (const action of ['first', 'last']) {
       const result = await svc.qk('receive', empty, '--action', action);

@@ -142,6 +142,20 @@ describe.concurrent('message properties', () => {
     }
   });
 
+  test('§1 a UTF-8 body that starts with a byte-order mark keeps it in body (U+FEFF), as in bodyBase64 and bodySize', async () => {
+    const { q } = file;
+    const dest = await q.newQueue('bom');
+    const bytes = Buffer.from('\uFEFFtext after a BOM', 'utf8');
+    await q.send(dest, '--body-file', writeTempFile(bytes));
+    await q.send(dest, '--body', '\uFEFFsent as text');
+    const [fromFile, fromText] = [await q.receive(dest), await q.receive(dest)];
+    expect(fromFile.body).toBe('\uFEFFtext after a BOM');
+    expect(Buffer.from(fromFile.body ?? '', 'utf8').equals(bytes)).toBe(true);
+    expect(fromFile.bodyBase64).toBe(bytes.toString('base64'));
+    expect(fromFile.bodySize).toBe(bytes.length);
+    expect(fromText.body).toBe('\uFEFFsent as text');
+  });
+
   test('§1.1 R-X1 defaults: priority 3, express, journal none, no ack, TTRQ = LongLiveTime 345600, TTBR unlimited (null)', async () => {
     const { q } = file;
     const dest = await q.newQueue('defaults');

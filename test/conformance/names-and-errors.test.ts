@@ -82,6 +82,23 @@ describe.concurrent('names', () => {
     expect((await q.receive(`FORMATNAME:${queue.formatName}`)).id).toBe(a);
   });
 
+  test('§3.3 queue create takes a DIRECT= format name (it carries the path); a PRIVATE= name (a number given at creation) is refused', async () => {
+    const { q, svc } = file;
+    const name = uniqueName('created-direct');
+    const created = ok(await svc.qk<QkQueue>('queue', 'create', `DIRECT=OS:${svc.name}\\private$\\${name}`));
+    expect(created.path.toLowerCase()).toBe(`.\\private$\\${name}`.toLowerCase());
+    const viaDot = ok(await svc.qk<QkQueue>('queue', 'create', `FORMATNAME:DIRECT=OS:.\\private$\\${name}-dot`));
+    expect(viaDot.type).toBe('private');
+    failsWith(await svc.qk('queue', 'create', `DIRECT=OS:.\\private$\\${name}`), 'QUEUE_EXISTS');
+    const numbered = created.formatName.replace(/\\[0-9a-f]+$/i, '\\fffffff0');
+    failsWith(await svc.qk('queue', 'create', numbered), 'ILLEGAL_QUEUE_PATHNAME');
+    failsWith(
+      await svc.qk('queue', 'create', `DIRECT=OS:${svc.name}\\private$\\${name}-j;JOURNAL`),
+      'ILLEGAL_QUEUE_PATHNAME',
+    );
+    expect((await q.page(`.\\private$\\${name}`)).total).toBe(0);
+  });
+
   test('§3.2 names are case-insensitive: creating .\\private$\\ABC when .\\private$\\abc exists is QUEUE_EXISTS', async () => {
     const { q, svc } = file;
     const name = uniqueName('casey');

@@ -42,6 +42,8 @@ function op<I extends z.ZodType, O extends z.ZodType>(def: OperationDef<I, O>): 
 const empty = z.object({});
 const path = queuePathSchema.min(1);
 const lookupId = z.number().int().min(1);
+/** A receive's or peek's lookup ID: 0 is MSMQ's "none" for first and last (R-L2), and matches no message. */
+const readLookupId = z.number().int().min(0);
 const timeoutMs = timeoutMsSchema;
 const transaction = boundedString(Bounds.TRANSACTION).min(1);
 const messageLocation = z.object({ path: queuePathSchema, message: messageInfoSchema });
@@ -166,7 +168,7 @@ export const operations = {
       timeoutMs: timeoutMs.optional(),
       transaction: transaction.optional(),
       transactional: z.boolean().optional(),
-      lookupId: lookupId.optional(),
+      lookupId: readLookupId.optional(),
       lookupAction: lookupAction.optional(),
       properties: messagePropertiesSchema.optional(),
     }),
@@ -191,7 +193,7 @@ export const operations = {
     input: z.object({
       path,
       timeoutMs: timeoutMs.optional(),
-      lookupId: lookupId.optional(),
+      lookupId: readLookupId.optional(),
       lookupAction: lookupAction.optional(),
       properties: messagePropertiesSchema.optional(),
     }),

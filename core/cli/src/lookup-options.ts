@@ -28,6 +28,8 @@ export function lookupFrom(o: Record<string, OptionValue>): { lookupId?: number;
     throw new UsageError(`--action must be one of ${lookupActions.join(', ')}, not '${String(o['action'])}'.`);
   if (id === undefined && action !== 'first' && action !== 'last')
     throw new UsageError(`--action ${action} needs --lookup-id N.`);
+  // CLI.md: first and last ignore N (MSMQ passes 0 for them, R-L2).
+  if (action === 'first' || action === 'last') return { lookupAction: action };
   return { ...(id !== undefined ? { lookupId: id } : {}), lookupAction: action };
 }
 

@@ -42,4 +42,10 @@ export interface EngineContext {
   reclaimPurged(): void;
   /** Forgets a queue that was removed from the store: the registry and what else is kept about it. */
   forget(queue: QueueRecord): void;
+  /**
+   * Runs `work`, which writes into `queue` later (a durable unit), with the queue held open: a subqueue the call
+   * opened by naming it stays until the work has stored its messages there (R-S1), and goes afterwards only if
+   * the work stored nothing.
+   */
+  writingInto<T>(queue: QueueRecord, work: () => Promise<T>): Promise<T>;
 }

@@ -80,6 +80,8 @@ async function moveThroughArrival(ctx: EngineContext, source: QueueRecord, id: n
         ...draftOf(message),
         classCode: source.kind === 'system' ? MessageClass.NORMAL : message.classCode,
         destQueue: core.registry.pathOf(queue),
+        // R-S7: aborts are counted since the message entered its current queue; this is a new one.
+        abortCount: 0,
       };
       const result = arrive(core, draft, queue, 'move');
       if (result.placed) removeMessage(core, message, 'moved');

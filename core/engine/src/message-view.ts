@@ -3,7 +3,9 @@ import { messageClassName, Limits, type MessageInfo, type MessageProperty } from
 import type { MessageRecord } from '@qk/store';
 import { remainingTimers } from './drafts.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a leading byte-order mark is part of the body's text (U+FEFF); dropping it would make `body` and
+// `bodyBase64` disagree, and a text sent with a BOM would not come back as it was sent.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The body as text where it is valid UTF-8, else null (CLI.md). */
 export function bodyText(body: Buffer): string | null {

@@ -47,13 +47,16 @@ function checkQuota(what: string, value: number | null | undefined): void {
 
 /** Validates a create request and returns the new queue and its journal, not yet stored. */
 export function planQueue(core: Core, input: QueueCreateInput): { kind: 'private' | 'public'; name: string } {
-  if (FORMAT_NAME.test(input.path.trim())) {
+  const ref = parseQueueName(input.path);
+  // A DIRECT= format name carries the path itself (CLI.md: format names are accepted wherever a path is); the
+  // PRIVATE=/PUBLIC=/MACHINE= forms name a queue by the number or GUID it is given when created.
+  const byName = ref.target.kind === 'private' || ref.target.kind === 'public';
+  if (FORMAT_NAME.test(input.path.trim()) && !byName) {
     throw new QkError(
       'ILLEGAL_QUEUE_PATHNAME',
-      `Queues are created by path name (.\\private$\\NAME or .\\NAME), not by format name: '${input.path}'.`,
+      `Queues are created by path name (.\\private$\\NAME or .\\NAME) or DIRECT= format name, not by number or GUID: '${input.path}'.`,
     );
   }
-  const ref = parseQueueName(input.path);
   if (!core.registry.isLocal(ref.computer)) {
     throw new QkError(
       'INVALID_PARAMETER',

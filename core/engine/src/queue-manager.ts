@@ -105,6 +105,8 @@ class QueueManager implements QueueManagerApi {
   private readonly receiveCursors: ReceiveCursors;
   /** Streaming receives running now (issue 11). */
   private readonly streams = new Set<StreamConsumer>();
+  /** Queues that durable work of a call under way will write into (writingInto), by queue ID: how many. */
+  private readonly writesPending = new Map<number, number>();
   private readonly transactions = new TransactionTable();
   private readonly runner: UnitRunner;
   /** The removals of plain receives, a set per turn: of recoverable messages, and of express ones (no disk). */
@@ -198,6 +200,7 @@ class QueueManager implements QueueManagerApi {
       resolveSendTarget: (path) => resolveSendTarget(this.core, path),
       currentTarget: (target) => currentTarget(this.core, target),
       holding: (messages, work) => this.holding(messages, work),
+      writingInto: (queue, work) => this.writingInto(queue, work),
       messageIn: (queue, lookupId) => messageIn(this.core, queue, lookupId),
       draftContext: () => this.draftContext(),
       reclaimPurged: () => this.reclaimer.kick(),
@@ -218,7 +221,10 @@ class QueueManager implements QueueManagerApi {
         storeCleanupMs: settings.get('MessageCleanupInterval'),
       },
       this.startedMs,
-      (queueId) => this.appCursors.isOpenOn(queueId) || [...this.streams].some((s) => s.queueId === queueId),
+      (queueId) =>
+        this.appCursors.isOpenOn(queueId) ||
+        this.writesPending.has(queueId) ||
+        [...this.streams].some((s) => s.queueId === queueId),
       (queue) => this.networkConfig.isPaused(queue),
     );
     this.expiry = new Expiry(this.ctx, () => this.closed);
@@ -494,6 +500,19 @@ class QueueManager implements QueueManagerApi {
    * Runs work durably (group commit, answered once on disk) or at once for work that touches only express
    * messages.
    */
+  private async writingInto<T>(queue: QueueRecord, work: () => Promise<T>): Promise<T> {
+    this.writesPending.set(queue.id, (this.writesPending.get(queue.id) ?? 0) + 1);
+    try {
+      return await work();
+    } finally {
+      const left = (this.writesPending.get(queue.id) ?? 1) - 1;
+      if (left > 0) this.writesPending.set(queue.id, left);
+      else this.writesPending.delete(queue.id);
+      // The call is over: a subqueue it kept open goes now if the work stored nothing there.
+      if (left === 0 && this.registry.usageOf(queue.id).count === 0) this.subqueueCallEnded(queue);
+    }
+  }
+
   private async execute<T>(durable: boolean, work: () => T): Promise<T> {
     return durable ? this.runner.runDurable(work) : this.runner.runNow(work, { express: true });
   }

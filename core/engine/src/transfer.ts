@@ -213,18 +213,22 @@ export async function importMessages(ctx: EngineContext, path: string, messages:
   });
   const total = drafts.reduce((sum, d) => sum + d.draft.size, 0);
   const durable = drafts.some((d) => d.draft.delivery === Delivery.RECOVERABLE);
-  return ctx.execute(durable, () => {
-    if (!machineHasRoom(core, total))
-      throw new QkError('INSUFFICIENT_RESOURCES', 'The computer quota (MachineQuota) has no room for this batch.');
-    if (!copyHasRoom(core, queue, total))
-      throw new QkError('QUOTA_EXCEEDED', `'${path}' has no room for this batch under its quota.`);
-    const timed = isDestination(queue);
-    for (const { draft, status, arrivedMs } of drafts) {
-      const expiresMs = timed && status === MessageStatus.READY ? expiryFor(draft, queue) : null;
-      place(core, draft, queue, { status, arrivedMs, expiresMs });
-    }
-    return drafts.length;
-  });
+  return ctx.writingInto(queue, () =>
+    ctx.execute(durable, () => {
+      // Deleted while the batch waited for its commit (an administrator, or its queue): nothing is stored.
+      if (core.registry.get(queue.id) !== queue) throw new QkError('QUEUE_DELETED', `The queue '${path}' was deleted.`);
+      if (!machineHasRoom(core, total))
+        throw new QkError('INSUFFICIENT_RESOURCES', 'The computer quota (MachineQuota) has no room for this batch.');
+      if (!copyHasRoom(core, queue, total))
+        throw new QkError('QUOTA_EXCEEDED', `'${path}' has no room for this batch under its quota.`);
+      const timed = isDestination(queue);
+      for (const { draft, status, arrivedMs } of drafts) {
+        const expiresMs = timed && status === MessageStatus.READY ? expiryFor(draft, queue) : null;
+        place(core, draft, queue, { status, arrivedMs, expiresMs });
+      }
+      return drafts.length;
+    }),
+  );
 }
 
 /** The send properties that reproduce an exported message as a new send (import `asNew`). */

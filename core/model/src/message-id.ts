@@ -16,26 +16,41 @@ export function formatMessageId(id: MessageId): string {
   return `{${id.computerGuid}}\\${id.sequence}`;
 }
 
-/** Parses `{guid}\N`, `guid\N` or 40 hex digits (the 20 raw bytes); returns null when it is none of them. */
+/**
+ * Parses `{guid}\N`, `guid\N` or 40 hex digits (the 20 raw bytes); returns null when it is none of them. N is
+ * the unsigned sequence, or the signed Int32 System.Messaging prints for sequences of 2^31 and more (§1.2).
+ */
 export function tryParseMessageId(text: string): MessageId | null {
   const trimmed = text.trim();
   const sep = trimmed.lastIndexOf('\\');
   if (sep > 0) {
     const guid = parseGuid(trimmed.slice(0, sep));
-    const seqText = trimmed.slice(sep + 1);
-    if (guid && /^\d{1,10}$/.test(seqText)) {
-      const sequence = Number(seqText);
-      if (sequence <= 0xffffffff) return { computerGuid: guid, sequence };
-    }
-    return null;
+    const sequence = parseSequence(trimmed.slice(sep + 1));
+    return guid && sequence !== null ? { computerGuid: guid, sequence } : null;
   }
-  if (/^[0-9a-f]{40}$/i.test(trimmed)) {
-    const hex = trimmed.toLowerCase();
-    const g = hex.slice(0, 32);
-    const guid = `${g.slice(0, 8)}-${g.slice(8, 12)}-${g.slice(12, 16)}-${g.slice(16, 20)}-${g.slice(20, 32)}`;
-    return { computerGuid: guid, sequence: parseInt(hex.slice(32), 16) };
-  }
+  if (/^[0-9a-f]{40}$/i.test(trimmed)) return fromRawBytes(trimmed.toLowerCase());
   return null;
+}
+
+/** The sequence after the backslash: 0..4294967295, or -2147483648..-1 read as the same 32 bits. */
+function parseSequence(text: string): number | null {
+  if (!/^-?\d{1,10}$/.test(text)) return null;
+  const n = Number(text);
+  if (n >= 0) return n <= 0xffffffff ? n : null;
+  return n >= -0x80000000 ? n + 0x1_0000_0000 : null;
+}
+
+/**
+ * The 20 bytes of PROPID_M_MSGID / PROPID_M_CORRELATIONID as Windows lays them out: a GUID (its first three
+ * fields little-endian, the last eight bytes as they are) and the sequence as a little-endian DWORD.
+ */
+function fromRawBytes(hex: string): MessageId {
+  // Byte i is hex.slice(2 * i, 2 * i + 2); no Buffer, so that the console (a browser) can use this too.
+  const bytes = (from: number, to: number): string[] => hex.slice(2 * from, 2 * to).match(/../g) ?? [];
+  const littleEndian = (from: number, to: number): string => bytes(from, to).reverse().join('');
+  const asIs = (from: number, to: number): string => bytes(from, to).join('');
+  const guid = `${littleEndian(0, 4)}-${littleEndian(4, 6)}-${littleEndian(6, 8)}-${asIs(8, 10)}-${asIs(10, 16)}`;
+  return { computerGuid: guid, sequence: parseInt(littleEndian(16, 20), 16) };
 }
 
 /**

@@ -138,3 +138,15 @@ describe('bounds on every string and list of the contract (issue 7, item 7)', ()
     expect(body.message.length).toBeLessThanOrEqual(Bounds.ERROR_MESSAGE);
   });
 });
+
+describe('lookup IDs in inputs', () => {
+  test('R-L2 receive and peek take lookup ID 0 (MSMQ passes it with first and last); a message operation does not', () => {
+    for (const op of ['receive', 'peek'] as const) {
+      expect(
+        operations[op].input.safeParse({ path: '.\\private$\\q', lookupId: 0, lookupAction: 'first' }).success,
+      ).toBe(true);
+      expect(operations[op].input.safeParse({ path: '.\\private$\\q', lookupId: -1 }).success).toBe(false);
+    }
+    expect(operations.messageDelete.input.safeParse({ path: '.\\private$\\q', lookupId: 0 }).success).toBe(false);
+  });
+});

@@ -156,6 +156,19 @@ describe('rejecting and aborting (R-S7, R-S8)', () => {
     await h.reopen();
     expect((await h.qm.peek({ path: '.\\private$\\tx' })).abortCount).toBe(3);
   });
+
+  test('R-S7 a message moved to another queue starts counting its aborts again there', async () => {
+    const [TX, TX2] = ['.\\private$\\tx', '.\\private$\\tx2'];
+    h.qm.createQueue({ path: TX, transactional: true });
+    h.qm.createQueue({ path: TX2, transactional: true });
+    await h.qm.send(TX, { body: 't' }, { transactional: true });
+    const tx = h.qm.beginTransaction();
+    const received = await h.qm.receive({ path: TX, transaction: tx });
+    h.qm.abortTransaction(tx);
+    expect((await h.qm.peek({ path: TX })).abortCount).toBe(1);
+    await h.qm.moveMessage(TX, received.lookupId, TX2);
+    expect(await h.qm.peek({ path: TX2 })).toMatchObject({ body: 't', abortCount: 0 });
+  });
 });
 
 describe('R-S1 a subqueue opened by naming it lasts as long as the call', () => {

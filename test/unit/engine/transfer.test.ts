@@ -99,3 +99,34 @@ describe('export and import, losslessly', () => {
     expect(h.qm.browse({ path: '.\\DEADLETTER$' }).messages.map((m) => m.classCode)).toEqual([0xc002]);
   });
 });
+
+describe('import into a subqueue (R-S1)', () => {
+  const RESTORE = `${COPY};restore`;
+  const subqueuePaths = (): string[] => h.qm.listQueues().flatMap((q) => (q.type === 'subqueue' ? [q.path] : []));
+
+  test('a subqueue the import opens keeps what it stored: recoverable and express, listed, and after a restart', async () => {
+    await h.qm.send(COPY, { label: 'kept', delivery: 'recoverable' });
+    await h.qm.send(COPY, { label: 'fast' });
+    const exported = exportAll(COPY, 100);
+    await h.qm.purgeQueue(COPY);
+    expect(await h.qm.importMessages(RESTORE, exported)).toBe(2);
+    // A turn later the call is over: the subqueue stays, since it holds what was imported.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(subqueuePaths()).toEqual([RESTORE]);
+    expect(h.qm.browse({ path: RESTORE }).messages.map((m) => m.label)).toEqual(['kept', 'fast']);
+    expect(h.qm.showQueue(RESTORE).messageCount).toBe(2);
+    await h.reopen();
+    expect(h.qm.browse({ path: RESTORE }).messages.map((m) => m.label)).toEqual(['kept']);
+  });
+
+  test('a refused import into a new subqueue leaves no subqueue behind', async () => {
+    await h.qm.send(TX, { label: 'tx' }, { transactional: true });
+    const exported = exportAll(TX, 100);
+    await expect(h.qm.importMessages(RESTORE, exported)).rejects.toMatchObject({ code: 'TRANSACTION_USAGE' });
+    h.qm.setQueue({ path: COPY, quotaKB: 0 });
+    const plain = exported.map((m) => ({ ...m, transactional: false }));
+    await expect(h.qm.importMessages(RESTORE, plain)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(subqueuePaths()).toEqual([]);
+  });
+});

@@ -154,6 +154,19 @@ describe('message IDs (§1.2) and classes (§2.1)', () => {
     expect(formatMessageId({ computerGuid: guid, sequence: 42 })).toBe(`{${guid}}\\42`);
   });
 
+  test('§1.2 System.Messaging prints sequences of 2^31 and more as a negative Int32: read as the same 32 bits', () => {
+    expect(tryParseMessageId(`${guid}\\-2147483648`)).toEqual({ computerGuid: guid, sequence: 0x8000_0000 });
+    expect(tryParseMessageId(`{${guid}}\\-1`)).toEqual({ computerGuid: guid, sequence: 0xffff_ffff });
+    expect(tryParseMessageId(`${guid}\\-2147483649`)).toBeNull();
+    expect(tryParseMessageId(`${guid}\\4294967296`)).toBeNull();
+  });
+
+  test('§1.2 40 hex digits are the 20 raw bytes as Windows lays them out: GUID fields and sequence little-endian', () => {
+    // {1b4e28ba-2fa1-11d2-883f-0016d3cca427}\\1 in memory: ba284e1b a12f d211 883f0016d3cca427 01000000.
+    expect(tryParseMessageId('ba284e1ba12fd211883f0016d3cca42701000000')).toEqual({ computerGuid: guid, sequence: 1 });
+    expect(tryParseMessageId('BA284E1BA12FD211883F0016D3CCA427FFFFFFFF')?.sequence).toBe(0xffff_ffff);
+  });
+
   test('R-V0a a correlation ID that is not 20 bytes is ILLEGAL_PROPERTY_SIZE', () => {
     expect(() => parseCorrelationId('abcd')).toThrow(expect.objectContaining({ code: 'ILLEGAL_PROPERTY_SIZE' }));
     expect(parseCorrelationId('00'.repeat(20))).toEqual({

@@ -12,7 +12,7 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
 
   queue
     .command('create <path>')
-    .description('create a queue (.\\private$\\NAME or .\\NAME)')
+    .description('create a queue (.\\private$\\NAME, .\\NAME, or the same as DIRECT=OS:.\\private$\\NAME)')
     .option('--transactional', 'a transactional queue (cannot change later)')
     .option('--journal', 'keep a copy of every received message in the queue journal')
     .option('--quota <kb>', 'storage limit of the queue in KB')
