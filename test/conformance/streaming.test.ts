@@ -172,11 +172,13 @@ describe.concurrent('qk receive --follow --timeout S: a stream that ends once it
     expect((await q.messages(SYSTEM.xactDeadLetter)).filter((m) => m.label.startsWith('x'))).toHaveLength(0);
   });
 
-  test('a negative --timeout is INVALID_PARAMETER (exit 1), nothing taken', async () => {
+  test('a negative --timeout is a wrong command line (exit 2, INVALID_PARAMETER), nothing taken', async () => {
     const { q } = file;
     const dest = await q.newQueue('s-negative');
     await q.send(dest, '--label', 'stays');
-    failsWith(await file.svc.qk('receive', dest, '--follow', '--timeout', '-1'), 'INVALID_PARAMETER');
+    const run = await file.svc.qk('receive', dest, '--follow', '--timeout', '-1');
+    expect(run.exitCode).toBe(2);
+    expect(run.json).toMatchObject({ error: { code: 'INVALID_PARAMETER' } });
     expect((await q.show(dest)).messageCount).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { OptionValue } from './context.js';
 import { isQkError, lookupActions, QkError, type LookupAction } from '@qk/model';
-import { parseLookupId } from './parse-values.js';
+import { parseWhole } from './parse-values.js';
 import { UsageError } from './usage-error.js';
 
 /** A lookup that found no message: MSMQ's MESSAGE_NOT_FOUND, and exit 3 as for a receive that timed out. */
@@ -20,7 +20,8 @@ export function addLookupOptions(command: Command): Command {
 
 /** The lookup part of a peek or receive input, from the parsed options. */
 export function lookupFrom(o: Record<string, OptionValue>): { lookupId?: number; lookupAction?: LookupAction } {
-  const id = o['lookupId'] === undefined ? undefined : parseLookupId(String(o['lookupId']));
+  // 0 is MSMQ's "no lookup ID", which first and last take (R-L2).
+  const id = o['lookupId'] === undefined ? undefined : parseWhole(String(o['lookupId']), '--lookup-id', 0);
   const actionText = o['action'] === undefined ? undefined : String(o['action']).trim().toLowerCase();
   if (actionText === undefined) return id === undefined ? {} : { lookupId: id, lookupAction: 'current' };
   const action = lookupActions.find((a) => a === actionText || (a === 'previous' && actionText === 'prev'));

@@ -1,6 +1,8 @@
 /**
- * Option values. Text that is not a number where one is expected, or an unknown word, is a command-line
- * error (exit 2). A number outside MSMQ's range is passed on: the service refuses it with MSMQ's code (exit 1).
+ * Option values. Text that is not a number where one is expected, an unknown word, or a number outside what
+ * the option itself takes (a negative timeout, --limit 0, a lookup ID that is not a whole number) is a
+ * command-line error (exit 2). A message or queue property outside MSMQ's range (--priority 8, --quota -1) is
+ * passed on: the service refuses it with MSMQ's code (exit 1), as MSMQ's own call would.
  */
 import { acknowledgmentLevels, journalLevels } from '@qk/model';
 import { UsageError } from './usage-error.js';
@@ -14,6 +16,16 @@ export function parseNumber(text: string, what: string): number {
   if (HEX_RE.test(trimmed)) return Number.parseInt(trimmed.slice(2), 16);
   if (!DECIMAL_RE.test(trimmed)) throw new UsageError(`${what} must be a number, not '${text}'.`);
   return Number(trimmed);
+}
+
+/** A whole number from `min` to `max`; a usage error for anything else. */
+export function parseWhole(text: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = parseNumber(text, what);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${what} must be a whole number ${range}, not '${text}'.`);
+  }
+  return n;
 }
 
 /** A number or one of the given words (case-insensitive). */
@@ -53,11 +65,12 @@ export function parseQuota(text: string, what: string): number | null {
 export function parseTimeoutSeconds(text: string): number {
   if (['infinite', 'forever'].includes(text.trim().toLowerCase())) return 2_147_483_647;
   const seconds = parseNumber(text, '--timeout');
-  // Negative and huge values go to the service unchanged in sign, so it reports them (exit 1).
+  if (seconds < 0) throw new UsageError(`--timeout must be 0 or more seconds (or infinite), not '${text}'.`);
+  // A huge value goes to the service as it is, which reports it (exit 1).
   return Math.round(seconds * 1000);
 }
 
-/** A lookup ID argument. */
-export function parseLookupId(text: string): number {
-  return parseNumber(text, 'LOOKUPID');
+/** A lookup ID argument: MSMQ's lookup IDs start at 1. */
+export function parseLookupId(text: string, what = 'LOOKUPID'): number {
+  return parseWhole(text, what, 1);
 }

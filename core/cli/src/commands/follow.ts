@@ -10,7 +10,7 @@
 import { QkError, type MessageInfo } from '@qk/model';
 import type { CommandContext } from '../context.js';
 import { formatMessage } from '../format/messages.js';
-import { parseNumber, parseTimeoutSeconds } from '../parse-values.js';
+import { parseTimeoutSeconds, parseWhole } from '../parse-values.js';
 import { propertiesFrom } from '../properties-option.js';
 import { UsageError } from '../usage-error.js';
 
@@ -21,9 +21,7 @@ export async function followQueue(ctx: CommandContext, path: string): Promise<vo
   const o = ctx.options;
   if (o['lookupId'] !== undefined || o['action'] !== undefined)
     throw new UsageError('--follow receives messages as they arrive: leave out --lookup-id and --action.');
-  const count = o['count'] === undefined ? undefined : parseNumber(String(o['count']), '--count');
-  if (count !== undefined && (!Number.isInteger(count) || count < 1))
-    throw new UsageError('--count must be a whole number of at least 1.');
+  const count = o['count'] === undefined ? undefined : parseWhole(String(o['count']), '--count', 1);
   const properties = propertiesFrom(o, ctx.json);
   const timeoutMs = o['timeout'] === undefined ? undefined : parseTimeoutSeconds(String(o['timeout']));
   const client = await ctx.client();

@@ -4,7 +4,7 @@ import { MessageClass } from '@qk/model';
 import { action } from '../context.js';
 import { formatMessage, formatMessagePage } from '../format/messages.js';
 import type { CliIo } from '../io.js';
-import { parseNumber, parseTimeoutSeconds } from '../parse-values.js';
+import { parseNumber, parseTimeoutSeconds, parseWhole } from '../parse-values.js';
 import { addSendOptions, sendPropertiesFrom } from '../send-options.js';
 import { addLookupOptions, lookingUp, lookupFrom } from '../lookup-options.js';
 import { addPropertiesOption, propertiesFrom } from '../properties-option.js';
@@ -99,8 +99,8 @@ export function registerMessagingCommands(program: Command, io: CliIo): void {
     .action(
       action(io, async (ctx, [path]) => {
         const o = ctx.options;
-        const offset = o['offset'] !== undefined ? parseNumber(String(o['offset']), '--offset') : undefined;
-        const limit = o['limit'] !== undefined ? parseNumber(String(o['limit']), '--limit') : undefined;
+        const offset = o['offset'] !== undefined ? parseWhole(String(o['offset']), '--offset', 0) : undefined;
+        const limit = o['limit'] !== undefined ? parseWhole(String(o['limit']), '--limit', 1, 1000) : undefined;
         const client = await ctx.client();
         const page = await client.browse({
           path: path as string,

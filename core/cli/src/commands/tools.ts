@@ -9,7 +9,7 @@ import { action } from '../context.js';
 import { formatLocations } from '../format/messages.js';
 import { formatCount, renderTable } from '../format/table.js';
 import type { CliIo } from '../io.js';
-import { parseLookupId, parseNumber } from '../parse-values.js';
+import { parseLookupId, parseNumber, parseWhole } from '../parse-values.js';
 import { UsageError } from '../usage-error.js';
 
 type SearchFilter = OperationInput<'messagesSearch'>['filter'];
@@ -108,7 +108,7 @@ export function registerToolCommands(program: Command, io: CliIo): void {
         const client = await ctx.client();
         const result = await client.messagesSearch({
           filter,
-          ...(limit !== undefined ? { limit: parseNumber(String(limit), '--limit') } : {}),
+          ...(limit !== undefined ? { limit: parseWhole(String(limit), '--limit', 1, 1000) } : {}),
         });
         ctx.print(result, (r) =>
           r.total === 0
