@@ -285,4 +285,45 @@ describe('R-X8 the source waits XactDelayReceiveNack after a negative final conf
     await lab().final('BETA', 'ALPHA', id, MessageClass.NACK_NOT_TRANSACTIONAL_Q);
     expect(classOf(alpha.qm, '.\\XACTDEADLETTER$')).toEqual(['NACK_NOT_TRANSACTIONAL_Q']);
   });
+
+  /** ALPHA sends one transactional message to BETA; BETA's final confirmation reaches ALPHA before the call's reply. */
+  async function finalBeforeReply(betaQueue: { transactional: boolean }, receiveFirst: boolean): Promise<Computer> {
+    const alpha = lab().open('ALPHA');
+    const beta = lab().open('BETA');
+    beta.qm.createQueue({ path: '.\\private$\\orders', ...betaQueue });
+    alpha.qm.createQueue({ path: ADMIN });
+    await alpha.qm.send(
+      'BETA\\private$\\orders',
+      { body: 'x', journal: 1, acknowledge: 4, adminQueue: ADMIN, timeToBeReceived: 60 },
+      { transactional: true },
+    );
+    const lease = alpha.qm.networkPort.lease(ORDERS, 256, 1 << 20);
+    if (!lease) throw new Error('nothing to send');
+    const outcomes = await beta.qm.networkPort.deliver({ name: 'ALPHA', id: alpha.qm.id }, lease.messages, false);
+    if (receiveFirst) await beta.qm.receive({ path: '.\\private$\\orders', transactional: true });
+    await settle();
+    // The destination's control items (its final confirmation) arrive first, then the reply of the call.
+    expect(await lab().control('BETA', 'ALPHA')).toBeGreaterThan(0);
+    await alpha.qm.networkPort.settle(lease, outcomes);
+    await settle();
+    return alpha;
+  }
+
+  test("R-D2 a negative final confirmation that overtakes the call's reply still dead-letters on the source, once", async () => {
+    const alpha = await finalBeforeReply({ transactional: false }, false);
+    expect(classOf(alpha.qm, '.\\XACTDEADLETTER$')).toEqual(['NACK_NOT_TRANSACTIONAL_Q']);
+    // Nothing else comes of it: no second dead letter as in doubt once its time-to-be-received is over.
+    lab().clock.advance(200_000);
+    await settle();
+    await settle();
+    expect(classOf(alpha.qm, '.\\XACTDEADLETTER$')).toEqual(['NACK_NOT_TRANSACTIONAL_Q']);
+  });
+
+  test("R-A9 a positive final confirmation that overtakes the call's reply cancels the dead letter as in doubt", async () => {
+    const alpha = await finalBeforeReply({ transactional: true }, true);
+    lab().clock.advance(200_000);
+    await settle();
+    await settle();
+    expect(classOf(alpha.qm, '.\\XACTDEADLETTER$')).toEqual([]);
+  });
 });

@@ -66,9 +66,10 @@ function fromFields({ failedClass, ...raw }: SentFields): SentText {
  * A negative one for a message still waiting in an outgoing queue (a routing server could not pass it on)
  * fails it there at once.
  */
-function applyFinal(core: Core, messageId: string, classCode: number, handlers: ControlHandlers): void {
+export function applyFinal(core: Core, messageId: string, classCode: number, handlers: ControlHandlers): void {
   const sent = core.store.delivery.sent(messageId);
   if (!sent) {
+    if (handlers.finalBeforeReply(messageId, classCode)) return;
     if (classCode !== MessageClass.ACK_RECEIVE) handlers.failInTransit(messageId, classCode);
     return; // otherwise confirmed twice, or dead-lettered already as in doubt
   }
@@ -96,6 +97,8 @@ export interface ControlHandlers {
   confirmThrough(stream: string, through: number): void;
   /** A transactional message sent from here failed on the way: dead-letter it here and stop sending it. */
   failInTransit(messageId: string, classCode: number): void;
+  /** The final came before the reply of the call that carries the message: kept for then (true), or not. */
+  finalBeforeReply(messageId: string, classCode: number): boolean;
 }
 
 /**

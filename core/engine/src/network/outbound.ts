@@ -13,7 +13,7 @@ import { deadLetter, failDelivery } from '../acknowledgments.js';
 import { copyHasRoom } from '../quotas.js';
 import { draftOf, place } from '../placement.js';
 import { removeForwarded, removeMessage } from '../removal.js';
-import { recordSent } from './confirmations.js';
+import { applyFinal, recordSent, type ControlHandlers } from './confirmations.js';
 import type { DeliveryOutcome, OutboundLease, OutgoingSummary, TransitMessage, TransitSequence } from './port-types.js';
 import { toTransit } from './transit.js';
 import { OldestKey } from '../oldest-key.js';
@@ -80,6 +80,12 @@ export class Outbound {
   readonly #oldestFresh = new OldestKey(this.#fresh);
   #freshBytes = 0;
   #nextLease = 1;
+  /**
+   * Final confirmations that came while their message was still in a call to the next hop (its reply not yet
+   * settled): the destination's answer can overtake the reply that says it took the message. Applied once the
+   * message is confirmed here (its sent record exists then), by message ID.
+   */
+  readonly #earlyFinals = new Map<string, number>();
 
   constructor(deps: OutboundDeps) {
     this.#deps = deps;
@@ -345,6 +351,7 @@ export class Outbound {
                 // R-D1: the computer that could not deliver dead-letters it (and sends the NACK) — once: its
                 // removal owes nothing more (not the NACK_PURGED of an administrator's delete, R-A5, R-A11).
                 failDelivery(core, m, outcome.classCode);
+                this.#earlyFinals.delete(m.msgId); // dead-lettered now: a final that came too owes nothing more
                 leave('deleted', false);
                 done.push(m);
                 return;
@@ -422,10 +429,27 @@ export class Outbound {
     }
   }
 
+  /**
+   * A final confirmation came for a message sent from here that has no sent record yet: true when the message
+   * is in a call to the next hop now — the destination's answer overtook that call's reply — and the final is
+   * kept until the reply confirms it (#confirm). False: the message is not on its way (applyFinal goes on).
+   */
+  finalBeforeReply(messageId: string, classCode: number): boolean {
+    const { core, claims } = this.#deps;
+    const inCall = core.store.messages.byMessageId(messageId).some((m) => {
+      const queue = core.registry.get(m.queueId);
+      return queue?.kind === 'outgoing' && m.sourceMachineId === core.identity.id && claims.has(m.lookupId);
+    });
+    if (inCall) this.#earlyFinals.set(messageId, classCode);
+    return inCall;
+  }
+
   /** Forgets unconfirmed entries of messages that left their queue otherwise (expired, purged). */
   tidy(): void {
     for (const id of this.#unconfirmed.keys())
       if (!this.#deps.core.store.messages.get(id)) this.#unconfirmed.delete(id);
+    for (const messageId of this.#earlyFinals.keys())
+      if (this.#deps.core.store.messages.byMessageId(messageId).length === 0) this.#earlyFinals.delete(messageId);
     this.#deps.core.store.delivery.cleanupTransit();
   }
 
@@ -489,7 +513,19 @@ export class Outbound {
     if (m.sourceMachineId !== core.identity.id) return; // a routing server keeps nothing (R-J4, R-D2)
     if ((m.journal & 2) !== 0) journalCopy(core, m);
     recordSent(core, m, queue?.nameKey ?? m.destQueue.toLowerCase());
+    const early = this.#earlyFinals.get(m.msgId);
+    if (early !== undefined) {
+      this.#earlyFinals.delete(m.msgId);
+      applyFinal(core, m.msgId, early, this.#finalHandlers);
+    }
   }
+
+  /** applyFinal's handlers for a final applied here (the sent record exists, so neither is called). */
+  readonly #finalHandlers: ControlHandlers = {
+    confirmThrough: (stream, through) => this.confirmThrough(stream, through),
+    failInTransit: (messageId, classCode) => this.failInTransit(messageId, classCode),
+    finalBeforeReply: (messageId, classCode) => this.finalBeforeReply(messageId, classCode),
+  };
 
   #leave(m: StoredMessage, reason: MessageRemovalReason, inTransit = true, owed = true): void {
     removeMessage(this.#deps.core, m, reason, owed);

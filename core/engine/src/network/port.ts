@@ -100,6 +100,7 @@ export class EngineNetworkPort implements NetworkPort {
       receiveControl(this.#deps.core, items, routing, {
         confirmThrough: (stream, through) => this.#outbound.confirmThrough(stream, through),
         failInTransit: (messageId, classCode) => this.#outbound.failInTransit(messageId, classCode),
+        finalBeforeReply: (messageId, classCode) => this.#outbound.finalBeforeReply(messageId, classCode),
       }),
     );
     if (dropped.length > 0) this.droppedControl.push(...dropped.slice(0, 100));
