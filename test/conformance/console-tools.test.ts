@@ -115,6 +115,17 @@ describe('what a restart would lose', () => {
     expect(impact.queues.find((x) => x.path === fast)?.messages).toBe(3);
     expect(impact.queues.some((x) => x.path === safe)).toBe(false);
     expect(impact.expressMessages).toBe(impact.queues.reduce((n, x) => n + x.messages, 0));
+    // R-T1: the journal copy of a received express message is express too, and a restart loses it as well.
+    const journaled = await q.newQueue('dry-journal', '--journal');
+    await q.send(journaled, '--label', 'to the journal');
+    await q.send(journaled, '--label', 'stays');
+    await q.receive(journaled);
+    const withJournal = ok(await svc.qk<Impact>('service', 'restart', '--dry-run'));
+    expect(withJournal.queues.find((x) => x.path === journaled)?.messages).toBe(1);
+    expect(withJournal.queues.find((x) => x.path === `${journaled}\\JOURNAL$`)?.messages).toBe(1);
+    // Search reads the journals too.
+    const inJournal = ok(await svc.qk<Search>('search', '--label', 'to the journal'));
+    expect(inJournal.queues.map((x) => x.path)).toContain(`${journaled}\\JOURNAL$`);
     // Nothing restarted: the express messages are still there.
     expect(await q.messages(fast)).toHaveLength(3);
     const after = ok(await svc.qk<{ startedTime: string }>('service', 'status'));

@@ -3,6 +3,7 @@
  * once, and saying what a restart would lose before it happens. Both are built on the queue manager's
  * public surface (browse with the service-side filter), so nothing is loaded to be filtered.
  */
+import { journalPath } from '@qk/model';
 import type { BrowseInput, MessageLocation, QueueManagerApi } from './types.js';
 
 /** The filter of a search (the browse filter of every queue). */
@@ -24,7 +25,8 @@ export interface SearchResult {
  */
 export function searchMessages(engine: QueueManagerApi, filter: SearchFilter, limit: number): SearchResult {
   const result: SearchResult = { total: 0, matches: [], queues: [] };
-  for (const queue of engine.listQueues()) {
+  for (const queue of queuesAndJournals(engine)) {
+    if (queue.messageCount === 0) continue;
     const room = limit - result.matches.length;
     const page = engine.browse({ path: queue.path, filter, limit: Math.max(1, Math.min(room, 1_000)) });
     if (page.total === 0) continue;
@@ -50,7 +52,8 @@ export interface RestartImpact {
 /** Counts what a restart would lose, queue by queue (the express messages, which are kept only in memory). */
 export function restartImpact(engine: QueueManagerApi): RestartImpact {
   const queues: RestartImpact['queues'] = [];
-  for (const queue of engine.listQueues()) {
+  // Journals too: the journal copy of an express message is express, and goes with the restart as well.
+  for (const queue of queuesAndJournals(engine)) {
     if (queue.messageCount === 0) continue;
     const { total } = engine.browse({ path: queue.path, filter: { delivery: 'express' }, limit: 1 });
     if (total > 0) queues.push({ path: queue.path, messages: total });
@@ -63,4 +66,18 @@ export function restartImpact(engine: QueueManagerApi): RestartImpact {
     duplicateCacheEntries: status.duplicateCache.entries,
     pendingSettings: status.settingsPendingRestart,
   };
+}
+
+/**
+ * Every queue that holds messages, in the order of the console's tree: listQueues (which counts a queue's
+ * journal in the queue's entry rather than listing it), with each application queue's journal after it.
+ */
+function queuesAndJournals(engine: QueueManagerApi): Array<{ path: string; messageCount: number }> {
+  return engine
+    .listQueues()
+    .flatMap((queue) =>
+      queue.type === 'private' || queue.type === 'public'
+        ? [queue, { path: journalPath(queue.path), messageCount: queue.journalMessageCount }]
+        : [queue],
+    );
 }
