@@ -84,41 +84,60 @@ export function confirmDeleteQueue(store: AppStore, computer: string, path: stri
   });
 }
 
-/** Delete the selected messages. */
-export function confirmDeleteSelected(store: AppStore): void {
-  const state = store.getState();
-  const count = state.selectedCount();
-  if (count === 0 || !state.target) return;
-  state.openDialog({
-    kind: 'confirm',
-    title: 'Delete messages',
-    text: `Delete ${messagesWord(count)} from ${state.target.path}?`,
-    // An administrator's delete is a purge of those messages (issue 9): the same NACK, no journal copy.
-    details: [
-      'Deleted messages cannot be recovered.',
-      ...sendersTold(queueOf(state, state.target.computer, state.target.path), 'NACK_Q_PURGED (0xC001)'),
-    ],
-    confirmLabel: 'Delete',
-    destructive: true,
-    onConfirm: () => attempt(store, 'Delete messages', () => store.getState().deleteSelected()),
+/**
+ * Asks about the selected messages once they are known by lookup ID. Ctrl+A stands for every message of the
+ * (filtered) list, and resolving it only when the action runs would also take messages that arrived while the
+ * question was open: the count asked about and the messages acted on must be the same ones.
+ */
+function askAboutSelection(
+  store: AppStore,
+  where: string,
+  ask: (target: { computer: string; path: string }, lookupIds: number[]) => void,
+): void {
+  const target = store.getState().target;
+  if (!target || store.getState().selectedCount() === 0) return;
+  attempt(store, where, async () => {
+    const lookupIds = await store.getState().resolveSelection();
+    // Another node chosen while the list was being read: the question would be about a list no longer shown.
+    if (lookupIds.length === 0 || store.getState().target !== target) return;
+    ask(target, lookupIds);
   });
 }
 
+/** Delete the selected messages. */
+export function confirmDeleteSelected(store: AppStore): void {
+  askAboutSelection(store, 'Delete messages', (target, lookupIds) =>
+    store.getState().openDialog({
+      kind: 'confirm',
+      title: 'Delete messages',
+      text: `Delete ${messagesWord(lookupIds.length)} from ${target.path}?`,
+      // An administrator's delete is a purge of those messages (issue 9): the same NACK, no journal copy.
+      details: [
+        'Deleted messages cannot be recovered.',
+        ...sendersTold(queueOf(store.getState(), target.computer, target.path), 'NACK_Q_PURGED (0xC001)'),
+      ],
+      confirmLabel: 'Delete',
+      destructive: true,
+      onConfirm: () => attempt(store, 'Delete messages', () => store.getState().deleteSelected(lookupIds)),
+    }),
+  );
+}
+
 /** Reject the selected messages (R-S8): they leave the queue and their senders may be told. */
-export function confirmReject(store: AppStore, count: number): void {
-  const target = store.getState().target;
-  if (!target || count === 0) return;
-  store.getState().openDialog({
-    kind: 'confirm',
-    title: 'Reject messages',
-    text: `Reject ${messagesWord(count)} of ${target.path}?`,
-    details: [
-      'Rejected messages leave the queue; senders that asked for negative receive acknowledgments get NACK_RECEIVE_REJECTED (0xC004).',
-    ],
-    confirmLabel: 'Reject',
-    destructive: true,
-    onConfirm: () => attempt(store, 'Reject messages', () => store.getState().rejectSelected()),
-  });
+export function confirmReject(store: AppStore): void {
+  askAboutSelection(store, 'Reject messages', (target, lookupIds) =>
+    store.getState().openDialog({
+      kind: 'confirm',
+      title: 'Reject messages',
+      text: `Reject ${messagesWord(lookupIds.length)} of ${target.path}?`,
+      details: [
+        'Rejected messages leave the queue; senders that asked for negative receive acknowledgments get NACK_RECEIVE_REJECTED (0xC004).',
+      ],
+      confirmLabel: 'Reject',
+      destructive: true,
+      onConfirm: () => attempt(store, 'Reject messages', () => store.getState().rejectSelected(lookupIds)),
+    }),
+  );
 }
 
 /**

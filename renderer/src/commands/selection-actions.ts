@@ -118,7 +118,7 @@ export function messageSelectionActions(store: AppStore, state: AppState): Actio
         run: () => attempt(store, 'Move back', () => s().moveWithinQueue(parent)),
       });
     }
-    items.push({ id: 'reject', label: 'Reject…', run: () => confirmReject(store, count) });
+    items.push({ id: 'reject', label: 'Reject…', run: () => confirmReject(store) });
   }
   items.push({
     id: 'moveMessages',

@@ -45,8 +45,12 @@ export function FilterBar() {
     return () => clearTimeout(timer);
   }, [text, appliedKey, store]);
 
+  // The box takes the focus when the user opens the bar (Ctrl+F, Filter…) on this list. A bar already open
+  // when a list appears (another node selected in the tree) leaves the focus where the user is working.
+  const wasVisible = useRef(visible);
   useEffect(() => {
-    if (visible) labelRef.current?.focus();
+    if (visible && !wasVisible.current) labelRef.current?.focus();
+    wasVisible.current = visible;
   }, [visible]);
 
   if (!visible) return null;

@@ -143,15 +143,16 @@ export const createListSlice: SliceCreator<ListSlice> = (set, get, ctx) => {
       const { allSelected, target, sort, filter } = get();
       if (!allSelected) return selectedIds(get());
       if (!target) return [];
-      const ids: number[] = [];
+      // A set: an arrival ahead of the read position shifts the pages, and a message read twice is one message.
+      const ids = new Set<number>();
       const client = ctx.clientFor(target.computer);
       for (let offset = 0; ; offset += RESOLVE_PAGE) {
         if (signal?.aborted) break;
         const page = await client.browse(browseInput(target.path, sort, filter, offset, RESOLVE_PAGE));
-        for (const message of page.messages) ids.push(message.lookupId);
+        for (const message of page.messages) ids.add(message.lookupId);
         if (page.messages.length < RESOLVE_PAGE || offset + RESOLVE_PAGE >= page.total) break;
       }
-      return ids;
+      return [...ids];
     },
   };
 };

@@ -99,6 +99,11 @@ export function formOf(m: MessageInfo): Form {
   };
 }
 
+/** Why Edit and resend kept the original: the new message is not where it was sent. */
+function refusedText(id: string, destination: string): string {
+  return `${destination} refused the new message ${id}, so the original was kept. Its negative acknowledgment or dead letter, if it asked for one, says why (a quota, the transactional type…).`;
+}
+
 /** Where the dialog starts from: a blank test message, or an existing message to resend or copy. */
 export type SendSource = { path: string; lookupId: number; mode: 'resend' | 'copy' } | undefined;
 
@@ -143,7 +148,12 @@ export function SendTestDialog({ computer, path, from }: { computer: string; pat
         .sendTestMessage(computer, destination, sendPropertiesOf(form), form.transactional);
       setSent(id);
       if (from && original && deleteOriginal) {
-        // Edit and resend: the original goes only once the new message was accepted.
+        // Edit and resend: the original goes only once the new message is seen where it was sent, since a
+        // refused arrival is no send error and would leave neither message.
+        if (!(await store.getState().arrivedWhereSent(computer, id, destination))) {
+          setError(refusedText(id, destination));
+          return false;
+        }
         await store.getState().deleteMessages(computer, from.path, [original.lookupId]);
       }
       setError(null);

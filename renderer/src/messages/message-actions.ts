@@ -1,23 +1,23 @@
 /** Bulk actions on the selected messages (delete, resend dead letters) and single-message reads and sends. */
+import { journalPath } from '@qk/model';
 import { describeError } from '../client/console-client.js';
 import { formatCount } from '../format/format.js';
-import type { SliceCreator } from '../store/shared.js';
+import { samePath, type SliceCreator } from '../store/shared.js';
 import type { MessageActions } from '../store/types.js';
 import { CHUNK, chunks, codeCounts, plural } from './job-helpers.js';
 
 const BROWSE_PAGE = 1_000;
 
 export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ctx) => ({
-  async deleteSelected() {
+  async deleteSelected(lookupIds) {
     const target = get().target;
     if (!target) return null;
     const client = ctx.clientFor(target.computer);
     const job = await get().runJob('Delete messages', async (job) => {
-      const ids = await get().resolveSelection(job.signal);
-      job.setTotal(ids.length);
+      job.setTotal(lookupIds.length);
       let deleted = 0;
       let done = 0;
-      for (const chunk of chunks(ids, CHUNK)) {
+      for (const chunk of chunks(lookupIds, CHUNK)) {
         if (job.signal.aborted) break;
         deleted += (await client.messagesDelete({ path: target.path, lookupIds: chunk })).deleted;
         done += chunk.length;
@@ -91,6 +91,11 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
     return id;
   },
 
+  async arrivedWhereSent(computer, id, destination) {
+    const locations = await ctx.clientFor(computer).messageFind({ id });
+    return locations.some((l) => isWhereSent(l.path, destination));
+  },
+
   searchMessages(computer, filter) {
     return ctx.clientFor(computer).messagesSearch({ filter, limit: 500 });
   },
@@ -124,6 +129,19 @@ export const createMessageActions: SliceCreator<MessageActions> = (_set, get, ct
       .catch((error: unknown) => get().reportError('Close the cursor', error));
   },
 });
+
+/**
+ * Whether a message found at `location` is where it was sent to `destination`: in that queue, in its journal
+ * (an application received it already), or in the outgoing queue that carries it to another computer. A dead
+ * letter keeps the ID too, but there the message was refused.
+ */
+function isWhereSent(location: string, destination: string): boolean {
+  return (
+    samePath(location, destination) ||
+    samePath(location, journalPath(destination)) ||
+    samePath(location, `DIRECT=OS:${destination}`)
+  );
+}
 
 /** What a resend did for one destination queue. */
 interface DestinationOutcome {

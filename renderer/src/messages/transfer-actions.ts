@@ -46,23 +46,24 @@ export const createTransferActions: SliceCreator<TransferActions> = (set, get, c
     return job;
   }
 
-  /** Runs `each` for every selected message, one service call per message, as a job. */
+  /** Runs `each` for every message `ids` names, one service call per message, as a job. */
   async function perMessage(
     title: string,
     past: string,
     to: string,
+    ids: (job: JobContext) => Promise<readonly number[]>,
     each: (client: ReturnType<typeof ctx.clientFor>, path: string, lookupId: number) => Promise<unknown>,
   ): Promise<Job | null> {
     const target = get().target;
     if (!target) return null;
     const client = ctx.clientFor(target.computer);
     const job = await get().runJob(title, async (job) => {
-      const ids = await get().resolveSelection(job.signal);
-      job.setTotal(ids.length);
+      const lookupIds = await ids(job);
+      job.setTotal(lookupIds.length);
       let ok = 0;
       let done = 0;
       const codes = new Map<string, number>();
-      for (const id of ids) {
+      for (const id of lookupIds) {
         if (job.signal.aborted) break;
         try {
           await each(client, target.path, id);
@@ -88,14 +89,22 @@ export const createTransferActions: SliceCreator<TransferActions> = (set, get, c
     clipboard: null,
 
     moveWithinQueue(destination) {
-      return perMessage(`Move messages to ${destination}`, 'Moved', ` to ${destination}`, (client, path, lookupId) =>
-        client.messageMove({ path, lookupId, target: destination }),
+      return perMessage(
+        `Move messages to ${destination}`,
+        'Moved',
+        ` to ${destination}`,
+        (job) => get().resolveSelection(job.signal),
+        (client, path, lookupId) => client.messageMove({ path, lookupId, target: destination }),
       );
     },
 
-    rejectSelected() {
-      return perMessage('Reject messages', 'Rejected', '', (client, path, lookupId) =>
-        client.messageReject({ path, lookupId }),
+    rejectSelected(lookupIds) {
+      return perMessage(
+        'Reject messages',
+        'Rejected',
+        '',
+        () => Promise.resolve(lookupIds),
+        (client, path, lookupId) => client.messageReject({ path, lookupId }),
       );
     },
 

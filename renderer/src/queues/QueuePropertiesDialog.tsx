@@ -1,5 +1,6 @@
 /** Queue properties: label, type, quota with usage, journal with its quota and usage, retention, times. */
 import { useState } from 'react';
+import type { QueueInfo } from '@qk/model';
 import { DialogShell, Field } from '../dialogs/DialogShell.js';
 import { errorText } from '../dialogs/error-text.js';
 import { formatTime } from '../format/format.js';
@@ -10,6 +11,24 @@ import { classifyQueue, queueShortName } from '../tree/tree-model.js';
 import { TrafficCharts } from '../traffic/TrafficCharts.js';
 import { kbOrNull, validKb } from './quota-input.js';
 import { QuotaField } from './QuotaField.js';
+
+/** The settings this sheet edits, as the service holds them. */
+type QueueSettings = Pick<QueueInfo, 'label' | 'quotaKB' | 'journal' | 'journalQuotaKB' | 'retention'>;
+
+function settingsOf(queue: QueueInfo): QueueSettings {
+  const { label, quotaKB, journal, journalQuotaKB, retention } = queue;
+  return { label, quotaKB, journal, journalQuotaKB, retention };
+}
+
+/**
+ * The settings edited in the sheet, against those it opened with. Only these are written: another
+ * administrator may have changed the others meanwhile (`qk queue set`), and writing back what the sheet
+ * loaded would undo that without a word.
+ */
+function changedSettings(edited: QueueSettings, loaded: QueueSettings): Partial<QueueSettings> {
+  const keys = Object.keys(edited) as Array<keyof QueueSettings>;
+  return Object.fromEntries(keys.filter((k) => edited[k] !== loaded[k]).map((k) => [k, edited[k]]));
+}
 
 /** The queue property sheet (General, Journal). */
 export function QueuePropertiesDialog({ computer, path }: { computer: string; path: string }) {
@@ -30,6 +49,7 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
     queue?.journalQuotaKB === null || queue?.journalQuotaKB === undefined ? '' : String(queue.journalQuotaKB),
   );
   const [retention, setRetention] = useState(queue?.retention ?? false);
+  const [loaded, setLoaded] = useState(() => (queue ? settingsOf(queue) : null));
   const [error, setError] = useState<string | null>(null);
   if (!queue) {
     return (
@@ -39,23 +59,16 @@ export function QueuePropertiesDialog({ computer, path }: { computer: string; pa
     );
   }
   const system = classifyQueue(queue).group === 'system';
-  const changed =
-    label !== queue.label ||
-    kbOrNull(quota) !== queue.quotaKB ||
-    journal !== queue.journal ||
-    kbOrNull(journalQuota) !== queue.journalQuotaKB ||
-    retention !== queue.retention;
+  const edited = { label, quotaKB: kbOrNull(quota), journal, journalQuotaKB: kbOrNull(journalQuota), retention };
+  const baseline = loaded ?? settingsOf(queue);
+  const changes = changedSettings(edited, baseline);
+  const changed = Object.keys(changes).length > 0;
   const apply = async (): Promise<boolean> => {
     if (!changed) return true;
     try {
-      await store.getState().updateQueue(computer, {
-        path: queue.path,
-        label,
-        quotaKB: kbOrNull(quota),
-        journal,
-        journalQuotaKB: kbOrNull(journalQuota),
-        retention,
-      });
+      await store.getState().updateQueue(computer, { path: queue.path, ...changes });
+      // What Apply wrote is the sheet's new starting point: OK after it writes only what changed since.
+      setLoaded({ ...baseline, ...changes });
       setError(null);
       return true;
     } catch (e) {

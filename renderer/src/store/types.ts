@@ -245,9 +245,16 @@ export type AppState = ConnectionSlice &
 
 /** Bulk message actions (jobs over the selection) and single-message reads and sends. */
 export interface MessageActions {
-  deleteSelected(): Promise<Job | null>;
+  /** Deletes these messages of the list's queue: the selection as its confirmation counted it. */
+  deleteSelected(lookupIds: readonly number[]): Promise<Job | null>;
   resendDeadLetters(): Promise<Job | null>;
   sendTestMessage(computer: string, path: string, message: SendProperties, transactional: boolean): Promise<string>;
+  /**
+   * Whether the message sent with this ID is now where it was sent (the queue, its journal, or the outgoing
+   * queue to another computer): a send returns an ID even when the arrival is refused (R-A5, a NACK or a
+   * dead letter, not an error).
+   */
+  arrivedWhereSent(computer: string, id: string, destination: string): Promise<boolean>;
   /** Messages matching a filter in every queue of a computer (Search all queues). */
   searchMessages(
     computer: string,
@@ -291,7 +298,7 @@ export interface TransferActions {
    */
   moveWithinQueue(target: string): Promise<Job | null>;
   /** Rejects the selection (R-S8): each leaves its queue; senders that asked get NACK_RECEIVE_REJECTED. */
-  rejectSelected(): Promise<Job | null>;
+  rejectSelected(lookupIds: readonly number[]): Promise<Job | null>;
 }
 
 /** Export and Import in the message file format (docs/message-file-format.md). */

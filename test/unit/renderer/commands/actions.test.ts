@@ -1,12 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildActions, findAction } from '../../../../renderer/src/commands/actions.js';
-import { createAppStore } from '../../../../renderer/src/store/app-store.js';
+import { createAppStore, type AppStore } from '../../../../renderer/src/store/app-store.js';
 import { nodeId } from '../../../../renderer/src/tree/tree-model.js';
 import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
 import { deadLetterFor } from '../support/scenes.js';
 import { eventually, flush } from '../support/timing.js';
 
 const ORDERS = '.\\private$\\orders';
+const BULK = '.\\private$\\bulk';
 
 async function started() {
   const client = createEngineClient();
@@ -142,6 +143,48 @@ describe('confirmations of what loses data', () => {
       'Express messages are kept in memory only: orders 3.',
     );
     expect(client.serviceRestart).not.toHaveBeenCalled();
+  });
+
+  /** Ctrl+A then Del: the confirmation once it is open (it counts the selection first). */
+  async function askToDeleteAll(store: AppStore) {
+    store.getState().selectAll();
+    findAction(buildActions(store), 'deleteMessages')?.run();
+    await eventually(() => expect(store.getState().dialog?.kind).toBe('confirm'));
+    const dialog = store.getState().dialog;
+    if (dialog?.kind !== 'confirm') throw new Error('no confirmation');
+    return dialog;
+  }
+
+  it('a Ctrl+A delete deletes the messages its confirmation counted, not those that arrived while it was open', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: BULK });
+    await client.sendBatch({ messages: Array.from({ length: 5 }, () => ({ path: BULK, message: { label: 'seen' } })) });
+    store.getState().revealNode(nodeId('local', 'queueMessages', BULK));
+    await eventually(() => expect(store.getState().total).toBe(5));
+    const dialog = await askToDeleteAll(store);
+    expect(dialog.text).toBe(`Delete 5 messages from ${BULK}?`);
+    await client.sendBatch({ messages: ['late-1', 'late-2'].map((label) => ({ path: BULK, message: { label } })) });
+    dialog.onConfirm();
+    await eventually(() => expect(store.getState().jobs[0]?.state).toBe('done'));
+    expect(store.getState().jobs[0]?.summary).toBe('Deleted 5 messages.');
+    expect((await client.browse({ path: BULK })).messages.map((m) => m.label)).toEqual(['late-1', 'late-2']);
+  });
+
+  it('a Ctrl+A delete over a filter keeps a matching message that arrived while it was open', async () => {
+    const { client, store } = await started();
+    await client.queueCreate({ path: BULK });
+    await client.sendBatch({
+      messages: ['order 1', 'note', 'order 2'].map((label) => ({ path: BULK, message: { label } })),
+    });
+    store.getState().revealNode(nodeId('local', 'queueMessages', BULK));
+    store.getState().setFilter({ label: 'order' });
+    await eventually(() => expect(store.getState().total).toBe(2));
+    const dialog = await askToDeleteAll(store);
+    expect(dialog.text).toBe(`Delete 2 messages from ${BULK}?`);
+    await client.send({ path: BULK, message: { label: 'order 3' } });
+    dialog.onConfirm();
+    await eventually(() => expect(store.getState().jobs[0]?.state).toBe('done'));
+    expect((await client.browse({ path: BULK })).messages.map((m) => m.label)).toEqual(['note', 'order 3']);
   });
 
   it('deleting a queue names its messages and its journal messages', async () => {

@@ -55,7 +55,7 @@ describe('bulk message actions', () => {
       store.getState().cancelJob(store.getState().jobs[0]?.id ?? 0);
       return result;
     });
-    const job = await store.getState().deleteSelected();
+    const job = await store.getState().deleteSelected(await store.getState().resolveSelection());
     expect(client.messagesDelete).toHaveBeenCalledTimes(1);
     expect(job).toMatchObject({ state: 'cancelled', summary: 'Deleted 500 messages before Cancel.' });
     expect((await client.queueShow({ path: ORDERS })).messageCount).toBe(700);

@@ -70,7 +70,7 @@ describe('subqueues and reject', () => {
   it('R-S8 rejects the selection: it leaves the queue and its sender gets NACK_RECEIVE_REJECTED', async () => {
     const { client, store } = await started();
     store.getState().selectIndex(1, 'replace');
-    const job = await store.getState().rejectSelected();
+    const job = await store.getState().rejectSelected(await store.getState().resolveSelection());
     expect(job?.summary).toBe('Rejected 1 message.');
     expect((await client.browse({ path: ORDERS })).messages.map((m) => m.label)).toEqual(['x', 'z']);
     const nacks = (await client.browse({ path: ACKS })).messages;

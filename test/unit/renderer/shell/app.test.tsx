@@ -107,6 +107,36 @@ describe('console components', () => {
     expect(rows[1]?.querySelector('.class-nack')?.textContent).toBe('NACK_Q_PURGED 0xC001');
   });
 
+  it('the filter box takes the focus when the filter is asked for, not when the tree shows a list with it open', async () => {
+    await render();
+    await act(async () => {
+      store.getState().revealNode('local|queueMessages|.\\private$\\orders');
+      await flush();
+    });
+    const box = () => container.querySelector('[aria-label="Label contains"]');
+    await act(async () => {
+      document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'f', ctrlKey: true, bubbles: true }));
+      await flush();
+    });
+    expect(box()).not.toBeNull();
+    expect(document.activeElement).toBe(box());
+    // Back in the tree, the arrows walk from the queue to its messages: the keys stay with the tree.
+    const tree = container.querySelector('[role="tree"]') as HTMLElement;
+    tree.focus();
+    const key = (k: string) =>
+      act(async () => {
+        tree.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+        await flush();
+      });
+    await key('ArrowUp');
+    expect(store.getState().selectedNodeId).toBe('local|queue|.\\private$\\orders');
+    expect(box()).toBeNull();
+    await key('ArrowDown');
+    expect(store.getState().selectedNodeId).toBe('local|queueMessages|.\\private$\\orders');
+    expect(box()).not.toBeNull();
+    expect(document.activeElement).toBe(tree);
+  });
+
   it('opens a message property sheet as a modal dialog with tabs, and Esc closes it', async () => {
     await render();
     await act(async () => {
