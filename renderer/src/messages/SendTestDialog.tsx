@@ -16,7 +16,8 @@ type Form = {
   recoverable: boolean;
   transactional: boolean;
   journal: keyof typeof journalLevels;
-  ack: keyof typeof acknowledgmentLevels;
+  /** PROPID_M_ACKNOWLEDGE, 0–15: the named levels and every combination of their bits (§2.2). */
+  ack: number;
   adminQueue: string;
   responseQueue: string;
   ttrq: string;
@@ -37,7 +38,7 @@ const initial: Form = {
   recoverable: false,
   transactional: false,
   journal: 'none',
-  ack: 'none',
+  ack: acknowledgmentLevels.none,
   adminQueue: '',
   responseQueue: '',
   ttrq: '',
@@ -58,7 +59,7 @@ export function sendPropertiesOf(form: Form): SendProperties {
     priority: Number(form.priority),
     delivery: form.recoverable ? 'recoverable' : 'express',
     journal: journalLevels[form.journal],
-    acknowledge: acknowledgmentLevels[form.ack],
+    acknowledge: form.ack,
   };
   if (form.bodyFileBase64 !== null) message.bodyBase64 = form.bodyFileBase64;
   else message.bodyBase64 = textToBase64(form.body);
@@ -76,7 +77,8 @@ export function sendPropertiesOf(form: Form): SendProperties {
 
 /** The form filled from an existing message: every property a sender can set, and its body. */
 export function formOf(m: MessageInfo): Form {
-  const ack = (Object.entries(acknowledgmentLevels).find(([, v]) => v === m.acknowledge)?.[0] ?? 'none') as Form['ack'];
+  // Every level a message can carry, named or not (0x0F asks for both positive acknowledgments).
+  const ack = m.acknowledge;
   const journal = (Object.entries(journalLevels).find(([, v]) => v === m.journal)?.[0] ?? 'none') as Form['journal'];
   return {
     body: m.body ?? '',
@@ -98,6 +100,9 @@ export function formOf(m: MessageInfo): Form {
     deadLetterQueue: m.deadLetterQueue ?? '',
   };
 }
+
+/** Every PROPID_M_ACKNOWLEDGE value `qk send --ack` takes (0–15). */
+const ACK_LEVELS = Array.from({ length: 16 }, (_, level) => level);
 
 /** Why Edit and resend kept the original: the new message is not where it was sent. */
 function refusedText(id: string, destination: string): string {
@@ -296,11 +301,11 @@ export function SendTestDialog({ computer, path, from }: { computer: string; pat
                 <span>Acknowledgment</span>
                 <select
                   value={form.ack}
-                  onChange={(e) => set('ack', e.target.value as Form['ack'])}
+                  onChange={(e) => set('ack', Number(e.target.value))}
                   aria-label="Acknowledgment"
                 >
-                  {Object.entries(acknowledgmentLevels).map(([name, value]) => (
-                    <option key={name} value={name}>
+                  {ACK_LEVELS.map((value) => (
+                    <option key={value} value={value}>
                       {acknowledgmentText(value)}
                     </option>
                   ))}

@@ -67,6 +67,14 @@ async function editAndResend(store: AppStore, lookupId: number): Promise<HTMLEle
   return container;
 }
 
+async function openTab(container: HTMLElement, label: string): Promise<void> {
+  const tab = [...container.querySelectorAll('[role="tab"]')].find((t) => t.textContent === label);
+  await act(async () => {
+    (tab as HTMLElement).click();
+    await flush(2);
+  });
+}
+
 async function sendTo(container: HTMLElement, destination: string): Promise<void> {
   const select = container.querySelector('[aria-label="Send to"]') as HTMLSelectElement;
   await act(async () => {
@@ -104,5 +112,22 @@ describe('Edit and resend', () => {
     expect(container.querySelector('[role="alert"]')).toBeNull();
     expect((await client.browse({ path: ORDERS })).total).toBe(0);
     expect((await client.browse({ path: SMALL })).messages.map((m) => m.label)).toEqual(['big']);
+  });
+
+  it('§2.2 offers every acknowledgment level 0–15 and keeps one MSMQ gives no name (0x0F, both positive ones)', async () => {
+    const { client, store, lookupId } = await started();
+    await client.queueSet({ path: SMALL, quotaKB: null });
+    await client.messagesDelete({ path: ORDERS, lookupIds: [lookupId] });
+    await client.send({ path: ORDERS, message: { label: 'big', body: 'b', adminQueue: ADMIN, acknowledge: 0x0f } });
+    const [both] = (await client.browse({ path: ORDERS })).messages;
+    await store.getState().refreshQueues('local');
+    const container = await editAndResend(store, both?.lookupId ?? 0);
+    await openTab(container, 'Acknowledgment and timers');
+    const ack = container.querySelector('[aria-label="Acknowledgment"]') as HTMLSelectElement;
+    expect([...ack.options].map((o) => Number(o.value))).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    expect(ack.value).toBe('15');
+    await openTab(container, 'Message');
+    await sendTo(container, SMALL);
+    expect((await client.browse({ path: SMALL })).messages.map((m) => m.acknowledge)).toEqual([0x0f]);
   });
 });
