@@ -104,6 +104,15 @@ export function formOf(m: MessageInfo): Form {
 /** Every PROPID_M_ACKNOWLEDGE value `qk send --ack` takes (0–15). */
 const ACK_LEVELS = Array.from({ length: 16 }, (_, level) => level);
 
+/** An option's value: the level's `qk send --ack` name where it has one (full-receive), else its number. */
+function ackOptionValue(level: number): string {
+  return Object.entries(acknowledgmentLevels).find(([, value]) => value === level)?.[0] ?? String(level);
+}
+
+function ackFromOptionValue(text: string): number {
+  return (acknowledgmentLevels as Record<string, number>)[text] ?? Number(text);
+}
+
 /** Why Edit and resend kept the original: the new message is not where it was sent. */
 function refusedText(id: string, destination: string): string {
   return `${destination} refused the new message ${id}, so the original was kept. Its negative acknowledgment or dead letter, if it asked for one, says why (a quota, the transactional type…).`;
@@ -300,12 +309,12 @@ export function SendTestDialog({ computer, path, from }: { computer: string; pat
               <label className="form-row">
                 <span>Acknowledgment</span>
                 <select
-                  value={form.ack}
-                  onChange={(e) => set('ack', Number(e.target.value))}
+                  value={ackOptionValue(form.ack)}
+                  onChange={(e) => set('ack', ackFromOptionValue(e.target.value))}
                   aria-label="Acknowledgment"
                 >
                   {ACK_LEVELS.map((value) => (
-                    <option key={value} value={value}>
+                    <option key={value} value={ackOptionValue(value)}>
                       {acknowledgmentText(value)}
                     </option>
                   ))}

@@ -124,7 +124,25 @@ describe('Edit and resend', () => {
     const container = await editAndResend(store, both?.lookupId ?? 0);
     await openTab(container, 'Acknowledgment and timers');
     const ack = container.querySelector('[aria-label="Acknowledgment"]') as HTMLSelectElement;
-    expect([...ack.options].map((o) => Number(o.value))).toEqual(Array.from({ length: 16 }, (_, i) => i));
+    // Named levels keep their qk send --ack names as values (scripts select them so); the others their numbers.
+    expect([...ack.options].map((o) => o.value)).toEqual([
+      'none',
+      'pos-arrival',
+      'pos-receive',
+      '3',
+      'nack-reach-queue',
+      'full-reach-queue',
+      '6',
+      '7',
+      'neg-receive',
+      '9',
+      '10',
+      '11',
+      'nack-receive',
+      '13',
+      'full-receive',
+      '15',
+    ]);
     expect(ack.value).toBe('15');
     await openTab(container, 'Message');
     await sendTo(container, SMALL);
