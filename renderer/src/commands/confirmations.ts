@@ -30,10 +30,7 @@ export function confirmPurge(store: AppStore, computer: string, path: string, co
     kind: 'confirm',
     title: 'Purge',
     text: `Purge ${messagesWord(count)} from ${caption}?`,
-    details: [
-      'Purged messages cannot be recovered.',
-      ...sendersTold(queueOf(store.getState(), computer, path), 'NACK_Q_PURGED (0xC001)'),
-    ],
+    details: ['Purged messages cannot be recovered.', ...purgeTold(queueOf(store.getState(), computer, path))],
     confirmLabel: 'Purge',
     destructive: true,
     onConfirm: () => attempt(store, `Purge ${path}`, () => store.getState().purgeQueue(computer, path)),
@@ -50,6 +47,18 @@ function sendersTold(queue: QueueInfo | undefined, nack: string): string[] {
   if (!queue || (queue.type !== 'private' && queue.type !== 'public' && queue.type !== 'subqueue')) return [];
   return [
     `Senders that asked for negative acknowledgments get ${nack}${queue.transactional ? '; transactional messages sent with the dead-letter flag go to the transactional dead-letter queue' : ''}.`,
+  ];
+}
+
+/**
+ * What the senders of purged messages hear: from an application queue NACK_Q_PURGED, a receive class (they
+ * reached their queue); from an outgoing queue NACK_PURGED, an arrival class (they never left this computer,
+ * R-P6) — and a transactional message with the dead-letter flag goes to the transactional dead-letter queue.
+ */
+function purgeTold(queue: QueueInfo | undefined): string[] {
+  if (queue?.type !== 'outgoing') return sendersTold(queue, 'NACK_Q_PURGED (0xC001)');
+  return [
+    'Senders that asked for negative acknowledgments get NACK_PURGED (0x8001); transactional messages sent with the dead-letter flag go to the transactional dead-letter queue.',
   ];
 }
 

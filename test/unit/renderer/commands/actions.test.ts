@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildActions, findAction } from '../../../../renderer/src/commands/actions.js';
+import { confirmPurge } from '../../../../renderer/src/commands/confirmations.js';
 import { createAppStore, type AppStore } from '../../../../renderer/src/store/app-store.js';
 import { nodeId } from '../../../../renderer/src/tree/tree-model.js';
 import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
@@ -39,6 +40,21 @@ describe('the action model', () => {
     await flush(10);
     expect(client.queuePurge).toHaveBeenCalledWith({ path: ORDERS });
     expect((await client.queueShow({ path: ORDERS })).messageCount).toBe(0);
+  });
+
+  it('R-P6 purging an outgoing queue says its senders hear NACK_PURGED (0x8001), not the queue class', async () => {
+    const { client, store } = await started();
+    await client.send({ path: 'BETA\\private$\\remote', message: { label: 'away' } });
+    await store.getState().refreshQueues('local');
+    const outgoing = store.getState().queues['local']?.find((q) => q.type === 'outgoing');
+    expect(outgoing?.path).toMatch(/^DIRECT=OS:BETA/i);
+    confirmPurge(store, 'local', outgoing?.path ?? '', 1, outgoing?.path ?? '');
+    const dialog = store.getState().dialog;
+    expect(dialog?.kind === 'confirm' ? dialog.details : []).toEqual([
+      'Purged messages cannot be recovered.',
+      expect.stringContaining('NACK_PURGED (0x8001)'),
+    ]);
+    expect(JSON.stringify(dialog)).not.toContain('0xC001');
   });
 
   it('deleting a queue names the messages of its subqueues, which go with it (R-S1)', async () => {
