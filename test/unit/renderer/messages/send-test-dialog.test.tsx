@@ -6,12 +6,11 @@
  */
 import { Acknowledgment } from '@qk/model';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SendTestDialog } from '../../../../renderer/src/messages/SendTestDialog.js';
 import { createAppStore, type AppStore } from '../../../../renderer/src/store/app-store.js';
-import { StoreProvider } from '../../../../renderer/src/store/use-app-store.js';
 import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
+import { mountInStore, unmountMounted } from '../support/mount.js';
 import { eventually, flush } from '../support/timing.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -20,11 +19,8 @@ const ORDERS = '.\\private$\\orders';
 const SMALL = '.\\private$\\small';
 const ADMIN = '.\\private$\\admin';
 
-let root: Root | null = null;
 afterEach(async () => {
-  if (root) act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
+  unmountMounted();
   await disposeEngineClients();
 });
 
@@ -52,17 +48,10 @@ async function started() {
 
 /** The Edit and resend dialog of orders' message, loaded. */
 async function editAndResend(store: AppStore, lookupId: number): Promise<HTMLElement> {
-  const container = document.createElement('div');
-  document.body.appendChild(container);
-  root = createRoot(container);
-  await act(async () => {
-    root?.render(
-      <StoreProvider store={store}>
-        <SendTestDialog computer="local" path={ORDERS} from={{ path: ORDERS, lookupId, mode: 'resend' }} />
-      </StoreProvider>,
-    );
-    await flush(5);
-  });
+  const container = await mountInStore(
+    store,
+    <SendTestDialog computer="local" path={ORDERS} from={{ path: ORDERS, lookupId, mode: 'resend' }} />,
+  );
   await eventually(() => expect(container.querySelector('.dialog-title')?.textContent).toBe('Edit and resend big'));
   return container;
 }

@@ -5,15 +5,14 @@
  * of Message Queuing Properties with peers (fingerprints) and routes.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildActions } from '../../../../renderer/src/commands/actions.js';
 import { NetworkTab } from '../../../../renderer/src/network/NetworkTab.js';
 import { OutgoingQueueList } from '../../../../renderer/src/network/OutgoingQueueList.js';
 import { createAppStore, type AppStore } from '../../../../renderer/src/store/app-store.js';
-import { StoreProvider } from '../../../../renderer/src/store/use-app-store.js';
 import { nodeId, visibleTreeRows } from '../../../../renderer/src/tree/tree-model.js';
 import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
+import { mountInStore, setInput, unmountMounted } from '../support/mount.js';
 import { flush } from '../support/timing.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -22,11 +21,8 @@ const REMOTE = 'BETA\\private$\\orders';
 const FORMAT = 'DIRECT=OS:BETA\\private$\\orders';
 const FINGERPRINT = `sha256:${'ab'.repeat(32)}`;
 
-let root: Root | null = null;
 afterEach(async () => {
-  if (root) act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
+  unmountMounted();
   await disposeEngineClients();
 });
 
@@ -39,13 +35,7 @@ async function started() {
 }
 
 async function mount(store: AppStore, element: React.ReactNode): Promise<HTMLElement> {
-  const container = document.createElement('div');
-  document.body.appendChild(container);
-  root = createRoot(container);
-  await act(async () => {
-    root?.render(<StoreProvider store={store}>{element}</StoreProvider>);
-    await flush(5);
-  });
+  const container = await mountInStore(store, element);
   await act(() => flush(5));
   return container;
 }
@@ -197,10 +187,3 @@ describe('the console: Network properties', () => {
     expect(await client.routeList({})).toEqual([]);
   });
 });
-
-/** Types into a controlled input the way React listens for it. */
-function setInput(element: HTMLInputElement, value: string): void {
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-  setter?.call(element, value);
-  element.dispatchEvent(new Event('input', { bubbles: true }));
-}

@@ -4,23 +4,19 @@
  * sheet, so a change another administrator made meanwhile (`qk queue set`) is not silently undone.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QueuePropertiesDialog } from '../../../../renderer/src/queues/QueuePropertiesDialog.js';
 import { createAppStore, type AppStore } from '../../../../renderer/src/store/app-store.js';
-import { StoreProvider } from '../../../../renderer/src/store/use-app-store.js';
 import { createEngineClient, disposeEngineClients } from '../support/engine-client.js';
+import { mountInStore, setInput, unmountMounted } from '../support/mount.js';
 import { flush } from '../support/timing.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const ORDERS = '.\\private$\\orders';
 
-let root: Root | null = null;
 afterEach(async () => {
-  if (root) act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
+  unmountMounted();
   await disposeEngineClients();
 });
 
@@ -33,25 +29,8 @@ async function started() {
   return { client, store };
 }
 
-async function mount(store: AppStore): Promise<HTMLElement> {
-  const container = document.createElement('div');
-  document.body.appendChild(container);
-  root = createRoot(container);
-  await act(async () => {
-    root?.render(
-      <StoreProvider store={store}>
-        <QueuePropertiesDialog computer="local" path={ORDERS} />
-      </StoreProvider>,
-    );
-    await flush(5);
-  });
-  return container;
-}
-
-function setInput(element: HTMLInputElement, value: string): void {
-  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
-  setter?.call(element, value);
-  element.dispatchEvent(new Event('input', { bubbles: true }));
+function mount(store: AppStore): Promise<HTMLElement> {
+  return mountInStore(store, <QueuePropertiesDialog computer="local" path={ORDERS} />);
 }
 
 const button = (container: HTMLElement, text: string) =>
