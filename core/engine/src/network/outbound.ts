@@ -520,7 +520,7 @@ export class Outbound {
     }
   }
 
-  /** applyFinal's handlers for a final applied here (the sent record exists, so neither is called). */
+  /** applyFinal's handlers for a final applied here: the sent record exists, so applyFinal calls none of them. */
   readonly #finalHandlers: ControlHandlers = {
     confirmThrough: (stream, through) => this.confirmThrough(stream, through),
     failInTransit: (messageId, classCode) => this.failInTransit(messageId, classCode),
