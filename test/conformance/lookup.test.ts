@@ -31,6 +31,35 @@ async function walkable(prefix: string): Promise<{ path: string; ids: Record<str
 }
 
 describe.concurrent('lookup-ID actions', () => {
+  test('R-L1 lookup IDs strictly increase in queue order: a later message of higher priority comes first with a smaller ID', async () => {
+    const { q, svc } = file;
+    const path = await q.newQueue('l1');
+    // One send at a time, so each arrives after the one before.
+    for (const [label, priority] of [
+      ['low', '1'],
+      ['normal-1', '3'],
+      ['urgent', '7'],
+      ['normal-2', '3'],
+      ['lowest', '0'],
+    ] as const)
+      ok(await svc.qk('send', path, '--label', label, '--priority', priority));
+    const listed = await q.messages(path);
+    expect(listed.map((m) => m.label)).toEqual(['urgent', 'normal-1', 'normal-2', 'low', 'lowest']);
+    const ids = listed.map((m) => m.lookupId);
+    for (let i = 1; i < ids.length; i++)
+      expect(ids[i], `after ${listed[i - 1]?.label}`).toBeGreaterThan(ids[i - 1] ?? 0);
+    // next from each ID walks the queue in that order.
+    const next = ok(await svc.qk<QkMessage>('peek', path, '--lookup-id', String(ids[0]), '--action', 'next'));
+    expect(next.label).toBe('normal-1');
+    // A message of a higher priority sent now still lands ahead of the lower ones, below their IDs.
+    ok(await svc.qk('send', path, '--label', 'urgent-2', '--priority', '6'));
+    const after = await q.messages(path);
+    expect(after.map((m) => m.label)).toEqual(['urgent', 'urgent-2', 'normal-1', 'normal-2', 'low', 'lowest']);
+    const afterIds = after.map((m) => m.lookupId);
+    expect([...afterIds].sort((a, b) => a - b)).toEqual(afterIds);
+    expect(new Set(afterIds).size).toBe(afterIds.length);
+  });
+
   test('R-L2 peek --action first|last and next|previous relative to --lookup-id follow queue order', async () => {
     const { svc } = file;
     const { path, ids } = await walkable('l2');

@@ -48,13 +48,11 @@ function moveAsDeadLetters(ctx: EngineContext, table: MessageTable, letters: Pla
   const { core } = ctx;
   const dlq = core.registry.system('DEADLETTER');
   const classCode = MessageClass.NACK_RECEIVE_TIMEOUT; // R-X7, R-D4
-  // Lookup IDs are handed out one after the other (identity.ts), so the copies' are firstId, firstId + 1, …
-  const firstId = core.sequences.nextLookupId();
-  for (let i = 1; i < letters.length; i++) core.sequences.nextLookupId();
+  const lookupIds = letters.map((m) => core.sequences.nextLookupId(m.priority));
   core.store.bulkExpiry.moveAsDeadLetters(
     table,
     letters.map((m) => m.lookupId),
-    firstId,
+    lookupIds,
     dlq.id,
     classCode,
     nowMs,
@@ -71,7 +69,7 @@ function moveAsDeadLetters(ctx: EngineContext, table: MessageTable, letters: Pla
     core.touched(dlq.id);
     const path = core.registry.pathOf(dlq);
     letters.forEach((m, i) => {
-      const lookupId = firstId + i;
+      const lookupId = lookupIds[i] as number;
       core.emit({ type: 'messageArrived', path, lookupId, id: m.msgId, classCode });
       core.wake(dlq.id, { lookupId, priority: m.priority, table });
     });

@@ -122,7 +122,7 @@ async function locate(
   const found = look();
   if (found) return found;
   for (;;) {
-    const watermark = core.sequences.lastLookupId();
+    const watermark = core.sequences.lastArrival();
     const remaining = deadline - core.clock.now();
     if (remaining <= 0)
       throw new QkError('IO_TIMEOUT', `No message arrived in '${core.registry.pathOf(queue)}' within the timeout.`);
@@ -135,8 +135,8 @@ async function locate(
       .find((c) => !ctx.claims.has(c.lookupId));
     const m = arrived ? core.store.messages.rows([arrived])[0] : undefined;
     if (m) return m;
-    // A message moved in from its queue or a sibling subqueue (R-S3) keeps its older lookup ID, so it is not
-    // "since" the watermark: look again from the cursor's position.
+    // A message moved in from its queue or a sibling subqueue (R-S3) keeps its older lookup ID, so it did not
+    // arrive "since" the watermark: look again from the cursor's position.
     const moved = look();
     if (moved) return moved;
   }

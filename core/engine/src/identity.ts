@@ -2,7 +2,7 @@
 import os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { computerNameProblem, QkError } from '@qk/model';
-import type { Store } from '@qk/store';
+import { lookupIdFor, type Store } from '@qk/store';
 
 /** IDs are reserved in blocks so a counter costs one write per block, and none is reused after a crash. */
 const BLOCK = 10_000;
@@ -74,17 +74,18 @@ export function loadIdentity(store: Store, requestedName: string | undefined): C
 /** Message sequence numbers (the N of `{guid}\N`, unique per sending computer) and lookup IDs (R-L1). */
 export class Sequences {
   private readonly messages: ReservedCounter;
-  private readonly lookups: ReservedCounter;
+  private readonly arrivals: ReservedCounter;
 
   constructor(store: Store) {
     this.messages = new ReservedCounter(store, 'message_sequence', 0);
-    this.lookups = new ReservedCounter(store, 'lookup_id', store.messages.maxLookupId());
+    // The counter gives arrival numbers; a lookup ID is made of one and the message's priority (R-L1).
+    this.arrivals = new ReservedCounter(store, 'lookup_id', store.messages.maxArrival());
   }
 
   /** Reserves room for `count` more IDs of each kind; call outside transactions before a batch. */
   ensure(count: number): void {
     this.messages.ensure(count);
-    this.lookups.ensure(count);
+    this.arrivals.ensure(count);
   }
 
   /** Sequence numbers are DWORDs; after 2^32 they wrap to 1 as MSMQ's do. */
@@ -92,13 +93,16 @@ export class Sequences {
     return ((this.messages.take() - 1) % 0xffffffff) + 1;
   }
 
-  /** The highest lookup ID given so far: every message that enters a queue later gets a higher one. */
-  lastLookupId(): number {
-    return this.lookups.last();
+  /** The arrival number of the last lookup ID given: every message that enters a queue later gets a higher one. */
+  lastArrival(): number {
+    return this.arrivals.last();
   }
 
-  /** Strictly increasing across the computer, so increasing within every queue. */
-  nextLookupId(): number {
-    return this.lookups.take();
+  /**
+   * A new lookup ID for a message of this priority entering a queue: unique across the computer and, within
+   * a queue, increasing in queue order (R-L1) — above every ID of its priority, below every one of a lower.
+   */
+  nextLookupId(priority: number): number {
+    return lookupIdFor(this.arrivals.take(), priority);
   }
 }

@@ -25,7 +25,7 @@ export function place(core: Core, draft: Draft, queue: QueueRecord, options: Pla
   // read on the insert path (measured: it cost more than the SQLite insert itself).
   const stored: StoredMessage = {
     table,
-    lookupId: core.sequences.nextLookupId(),
+    lookupId: core.sequences.nextLookupId(draft.priority),
     queueId: queue.id,
     status,
     priority: draft.priority,

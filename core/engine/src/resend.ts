@@ -5,7 +5,7 @@
  * expire again at once and tell its sender a second time.
  */
 import { isNackClass, MessageClass, QkError, type ErrorCode } from '@qk/model';
-import type { QueueRecord, StoredMessage } from '@qk/store';
+import { arrivalOf, type QueueRecord, type StoredMessage } from '@qk/store';
 import type { EngineContext } from './engine-context.js';
 import { arrive } from './arrival.js';
 import { draftOf } from './placement.js';
@@ -114,15 +114,15 @@ export async function resendDeadLetters(
     }
     return { resent, failed };
   }
-  // All of them: walk the queue in order, taking those that were there when the call began (lookup IDs only
-  // grow), so dead letters that arrive meanwhile are not chased. What fails stays behind the walk.
-  const ceiling = ctx.core.sequences.lastLookupId();
+  // All of them: walk the queue in order, taking those that were there when the call began (arrival numbers
+  // only grow), so dead letters that arrive meanwhile are not chased. What fails stays behind the walk.
+  const ceiling = ctx.core.sequences.lastArrival();
   let from: { priority: number; lookupId: number } | null = null;
   for (;;) {
     const page = ctx.core.store.messages.neighbors(source.id, from, true, CHUNK);
     if (page.length === 0) break;
     from = page[page.length - 1] ?? null;
-    const rows = ctx.core.store.messages.rows(page.filter((n) => n.lookupId <= ceiling));
+    const rows = ctx.core.store.messages.rows(page.filter((n) => arrivalOf(n.lookupId) <= ceiling));
     await run(rows.map((m) => ({ lookupId: m.lookupId, message: m })));
   }
   return { resent, failed };

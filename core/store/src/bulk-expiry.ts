@@ -48,11 +48,12 @@ export class BulkExpiry {
         .raw(true),
       // The dead letter is the same row with a new lookup ID, queue, class, arrival and no timer — what a
       // copy by place() plus the original's deletion leave — so the row is moved, not copied and deleted
-      // (half the work). New lookup IDs are above every stored one: no key collides on the way.
+      // (half the work). A new lookup ID is above every stored one of its priority (and the priorities' IDs
+      // do not overlap, R-L1): no key collides on the way.
       move: db.prepare(
-        `UPDATE ${t}.messages SET lookup_id = @firstId + j.key, queue_id = @queue, status = 1, class = @classCode,
+        `UPDATE ${t}.messages SET lookup_id = j.value ->> 1, queue_id = @queue, status = 1, class = @classCode,
            arrived_ms = @now, expires_ms = NULL
-         FROM json_each(@originals) j WHERE ${t}.messages.lookup_id = j.value`,
+         FROM json_each(@renumbered) j WHERE ${t}.messages.lookup_id = j.value ->> 0`,
       ),
     });
     this.tables = { main: prepare('main'), mem: prepare('mem') };
@@ -80,13 +81,13 @@ export class BulkExpiry {
 
   /**
    * Turns messages of a table into dead letters in a queue, in one statement: `originals[i]` leaves its queue
-   * and its dead letter, lookup ID `firstId + i`, is ready there, of class `classCode`, arrived at `nowMs`,
+   * and its dead letter, lookup ID `lookupIds[i]`, is ready there, of class `classCode`, arrived at `nowMs`,
    * with no timer (R-D4) — the row place() would insert, in the table of its delivery (unchanged).
    */
   moveAsDeadLetters(
     table: MessageTable,
     originals: readonly number[],
-    firstId: number,
+    lookupIds: readonly number[],
     queueId: number,
     classCode: number,
     nowMs: number,
@@ -94,13 +95,12 @@ export class BulkExpiry {
     if (originals.length === 0) return;
     // The originals leave and their dead letters take new lookup IDs (a phantom may be held under one).
     this.cache.forgetMany(table, originals);
-    this.cache.forgetRange(table, firstId, firstId + originals.length - 1);
+    this.cache.forgetMany(table, lookupIds);
     this.tables[table].move.run({
       queue: this.buckets.of(queueId),
       classCode,
       now: nowMs,
-      firstId,
-      originals: JSON.stringify(originals),
+      renumbered: JSON.stringify(originals.map((original, i) => [original, lookupIds[i]])),
     });
   }
 }

@@ -1,6 +1,7 @@
 export { Store } from './store.js';
 export { STORE_FILE, storeOpenError } from './open-database.js';
 export { EXPIRY_BATCH } from './message-store.js';
+export { arrivalOf, lookupIdFor } from './lookup-ids.js';
 export { beforeInOrder, type ReadyKey, type ReadyOrder } from './ready-order.js';
 export { LATEST_SCHEMA_VERSION } from './migrations.js';
 export type * from './records.js';

@@ -17,6 +17,7 @@ import type { BrowseQuery, MessageRecord, MessageTable, QueueUsage, StoredMessag
 import type { Db } from './open-database.js';
 import type { Buckets, DeadBucket } from './buckets.js';
 import { LIMIT } from './sql-limit.js';
+import { arrivalOf, lookupIdRangeOf, PRIORITY_LEVELS } from './lookup-ids.js';
 import type { RowCache } from './row-cache.js';
 
 const TABLES: readonly MessageTable[] = ['main', 'mem'];
@@ -55,7 +56,7 @@ interface TableStatements {
   readySince: Database.Statement;
   usage: Database.Statement;
   classCounts: Database.Statement;
-  maxLookupId: Database.Statement;
+  maxLookupIdUpTo: Database.Statement;
 }
 
 function prepareTable(db: Db, t: MessageTable): TableStatements {
@@ -112,9 +113,10 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     previousHigherPriority: raw(
       `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status = 1 AND priority > ? ORDER BY priority ASC, lookup_id DESC ${LIMIT}`,
     ),
-    // Messages newer than a lookup ID are few: the primary key finds them, whatever the queue's size.
+    // Messages that arrived after a number are few: the primary key finds them in each priority's range of
+    // lookup IDs, whatever the queue's size.
     readySince: raw(
-      `SELECT lookup_id, priority FROM ${t}.messages WHERE lookup_id > ? AND queue_id = ? AND status = 1 ORDER BY lookup_id ${LIMIT}`,
+      `SELECT lookup_id, priority FROM ${t}.messages WHERE lookup_id > ? AND lookup_id <= ? AND queue_id = ? AND status = 1 ORDER BY lookup_id ${LIMIT}`,
     ),
     retainedAfter: raw(
       `SELECT lookup_id, priority FROM ${t}.messages WHERE queue_id = ? AND status <> 1 AND lookup_id > ? ORDER BY lookup_id ${LIMIT}`,
@@ -125,7 +127,7 @@ function prepareTable(db: Db, t: MessageTable): TableStatements {
     classCounts: db.prepare(
       `SELECT class AS classCode, count(*) AS count FROM ${t}.messages WHERE queue_id = ? GROUP BY class`,
     ),
-    maxLookupId: db.prepare(`SELECT max(lookup_id) AS id FROM ${t}.messages`),
+    maxLookupIdUpTo: db.prepare(`SELECT max(lookup_id) AS id FROM ${t}.messages WHERE lookup_id <= ?`).pluck(true),
   };
 }
 
@@ -378,22 +380,21 @@ export class MessageStore {
   }
 
   /**
-   * Ready messages of a queue that entered it after `afterLookupId` (lookup IDs only grow), in queue order:
-   * where a cursor waiting at the end of a queue goes when something arrives (R-C4).
+   * Ready messages of a queue that entered it after arrival number `afterArrival` (arrival numbers only grow),
+   * in queue order: where a cursor waiting at the end of a queue goes when something arrives (R-C4).
    */
   readySince(
     queueId: number,
-    afterLookupId: number,
+    afterArrival: number,
     limit: number,
   ): { lookupId: number; priority: number; table: MessageTable }[] {
+    const bucket = this.buckets.of(queueId);
     const found = TABLES.flatMap((t) =>
-      (this.tables[t].readySince.all(afterLookupId, this.buckets.of(queueId), limit) as [number, number][]).map(
-        ([lookupId, priority]) => ({
-          lookupId,
-          priority,
-          table: t,
-        }),
-      ),
+      PRIORITY_LEVELS.flatMap((priority) => {
+        const [first, last] = lookupIdRangeOf(priority);
+        const rows = this.tables[t].readySince.all(first + afterArrival, last, bucket, limit) as [number, number][];
+        return rows.map(([lookupId, rowPriority]) => ({ lookupId, priority: rowPriority, table: t }));
+      }),
     );
     return found.sort((a, b) => b.priority - a.priority || a.lookupId - b.lookupId).slice(0, limit);
   }
@@ -455,8 +456,15 @@ export class MessageStore {
       .sort((a, b) => b.count - a.count || a.classCode - b.classCode);
   }
 
-  maxLookupId(): number {
-    return (this.tables.main.maxLookupId.get() as { id: number | null }).id ?? 0;
+  /** The largest arrival number of a stored lookup ID (R-L1): one seek per priority on the primary key. */
+  maxArrival(): number {
+    let max = 0;
+    for (const priority of PRIORITY_LEVELS) {
+      const [first, last] = lookupIdRangeOf(priority);
+      const id = this.tables.main.maxLookupIdUpTo.get(last) as number | null;
+      if (id !== null && id >= first) max = Math.max(max, arrivalOf(id));
+    }
+    return max;
   }
 
   /** A page of a queue for browsing: every status, sorted and filtered by the service (never in memory). */

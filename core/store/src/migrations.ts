@@ -2,6 +2,8 @@
  * Numbered, append-only schema migrations. Never edit a shipped entry: add the next one. The version a
  * store is at lives in `PRAGMA user_version`.
  */
+import { ARRIVALS_PER_PRIORITY } from './lookup-ids.js';
+
 export interface Migration {
   version: number;
   description: string;
@@ -224,6 +226,20 @@ export const migrations: readonly Migration[] = [
     description:
       'transactional messages in transit keep the previous number of their sequence (R-E3), so a routing server passes it on',
     sql: transitPreviousSql('main'),
+  },
+  {
+    version: 7,
+    description:
+      'lookup IDs increase in queue order (R-L1): each carries its priority above its arrival number (lookup-ids.ts)',
+    // Stored IDs are arrival numbers, all below 2^50; priority 7 keeps its own and the others move up into
+    // theirs, where no ID not yet renumbered can be: no key collides on the way. Transit rows first, while
+    // their messages can still be found by the old ID.
+    sql: `
+      UPDATE transit SET lookup_id = lookup_id + ${ARRIVALS_PER_PRIORITY} * (7 - (
+        SELECT m.priority FROM messages m WHERE m.lookup_id = transit.lookup_id))
+        WHERE EXISTS (SELECT 1 FROM messages m WHERE m.lookup_id = transit.lookup_id);
+      UPDATE messages SET lookup_id = lookup_id + ${ARRIVALS_PER_PRIORITY} * (7 - priority);
+    `,
   },
 ];
 

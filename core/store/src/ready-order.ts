@@ -29,8 +29,8 @@ interface Statements {
 
 const TABLES: readonly MessageTable[] = ['main', 'mem'];
 
-/** A ready message's key as one integer: its lookup ID times 8 plus its priority (0–7, R-O1). */
-const KEY = 'lookup_id * 8 + priority';
+/** A ready message's key: its lookup ID and its priority (0–7, R-O1). */
+const KEY = 'lookup_id, priority';
 
 /** Whether `a` comes before `b` in receive order. */
 export function beforeInOrder(a: ReadyKey, b: ReadyKey): boolean {
@@ -49,13 +49,11 @@ export class ReadyOrder {
     this.inReadTransaction = db.transaction((work: () => unknown) => work());
     const prepare = (t: MessageTable): Statements => {
       const raw = (sql: string): Database.Statement => db.prepare(sql).raw(true);
-      // Keys come back as one number each (KEY), not a row array: a walk reads a thousand at a time.
-      const keys = (sql: string): Database.Statement => db.prepare(sql).pluck(true);
       const from = `FROM ${t}.messages WHERE queue_id = ? AND status = 1`;
       return {
-        head: keys(`SELECT ${KEY} ${from} ORDER BY priority DESC, lookup_id ${LIMIT}`),
-        samePriorityAfter: keys(`SELECT ${KEY} ${from} AND priority = ? AND lookup_id > ? ORDER BY lookup_id ${LIMIT}`),
-        lowerPriority: keys(`SELECT ${KEY} ${from} AND priority < ? ORDER BY priority DESC, lookup_id ${LIMIT}`),
+        head: raw(`SELECT ${KEY} ${from} ORDER BY priority DESC, lookup_id ${LIMIT}`),
+        samePriorityAfter: raw(`SELECT ${KEY} ${from} AND priority = ? AND lookup_id > ? ORDER BY lookup_id ${LIMIT}`),
+        lowerPriority: raw(`SELECT ${KEY} ${from} AND priority < ? ORDER BY priority DESC, lookup_id ${LIMIT}`),
         rows: raw(`SELECT ${allColumns()} FROM ${t}.messages WHERE lookup_id IN (SELECT value FROM json_each(?))`),
         row: raw(`SELECT ${allColumns()} FROM ${t}.messages WHERE lookup_id = ?`),
       };
@@ -89,15 +87,15 @@ export class ReadyOrder {
     const bucket = this.buckets.of(queueId);
     for (const t of tables) {
       const s = this.tables[t];
-      let found: number[];
-      if (after === null) found = s.head.all(bucket, limit) as number[];
+      let found: [number, number][];
+      if (after === null) found = s.head.all(bucket, limit) as [number, number][];
       else {
-        found = s.samePriorityAfter.all(bucket, after.priority, after.lookupId, limit) as number[];
+        found = s.samePriorityAfter.all(bucket, after.priority, after.lookupId, limit) as [number, number][];
         if (found.length < limit && after.priority > 0)
-          found = found.concat(s.lowerPriority.all(bucket, after.priority, limit - found.length) as number[]);
+          found = found.concat(s.lowerPriority.all(bucket, after.priority, limit - found.length) as [number, number][]);
       }
       if (found.length === 0) emptyTables.push(t);
-      for (const k of found) keys.push({ lookupId: Math.floor(k / 8), priority: k % 8, table: t });
+      for (const [lookupId, priority] of found) keys.push({ lookupId, priority, table: t });
     }
     if (keys.length > 1) keys.sort((a, b) => b.priority - a.priority || a.lookupId - b.lookupId);
     // Past the first `limit` the merge is not safe: a table that gave `limit` keys may have more before them.

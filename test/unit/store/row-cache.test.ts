@@ -91,7 +91,7 @@ test('every statement that changes a row makes the next read see the change', ()
       store.messages.rebucket('main', [4], OTHER);
       store.messages.remove('main', 5);
       store.messages.removeMany('main', [6, 7]);
-      store.bulkExpiry.moveAsDeadLetters('main', [8], 100, OTHER, 0xc000, 6_000);
+      store.bulkExpiry.moveAsDeadLetters('main', [8], [100], OTHER, 0xc000, 6_000);
     });
     seen = [1, 2, 3, 4, 5, 6, 7, 8, 100].map((id) => store.messages.get(id));
     expect(seen[0]?.status).toBe(2);
