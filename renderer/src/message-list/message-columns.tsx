@@ -73,9 +73,10 @@ const columns = [
   h.accessor('lookupId', {
     id: 'lookupId',
     header: 'Lookup ID',
-    size: 76,
+    // An identifier to copy into `qk --lookup-id`, not a count: no digit grouping. Up to 16 digits (R-L1).
+    size: 132,
     meta: meta('lookupId', 'right'),
-    cell: (c) => formatCount(c.getValue()),
+    cell: (c) => <span className="mono">{c.getValue()}</span>,
   }),
   h.accessor('sentTime', {
     id: 'sentTime',

@@ -101,7 +101,7 @@ export function CursorDialog({ computer, path }: { computer: string; path: strin
         {current && (
           <>
             <Field label="Label">{current.label || <span className="muted">(no label)</span>}</Field>
-            <Field label="Lookup ID">{current.lookupId.toLocaleString()}</Field>
+            <Field label="Lookup ID">{current.lookupId}</Field>
             <Field label="Class">
               <span className={`class-${classTone(current.classCode)}`}>{classLabel(current.classCode)}</span>
             </Field>

@@ -53,7 +53,7 @@ function General({
       <Field label="ID">
         <span className="mono selectable">{m.id}</span>
       </Field>
-      <Field label="Lookup ID">{m.lookupId.toLocaleString()}</Field>
+      <Field label="Lookup ID">{m.lookupId}</Field>
       <Field label="Priority">{m.priority}</Field>
       <Field label="Class">
         <ClassText code={m.classCode} />

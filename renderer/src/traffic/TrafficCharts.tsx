@@ -21,6 +21,12 @@ function axis(): uPlot.Axis {
   return { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, size: 36 };
 }
 
+/**
+ * Whole-number steps for the value axis (1, 2, 5, 10, 20, 50, …): counts and rates are drawn as whole numbers,
+ * and uPlot's default half steps on a small scale came out as "0, 1, 1".
+ */
+const WHOLE_STEPS = Array.from({ length: 10 }, (_, power) => [1, 2, 5].map((m) => m * 10 ** power)).flat();
+
 /** Epoch seconds as the local "17:06:30" (seconds left out on the minute). */
 function clockTime(seconds: number): string {
   const date = new Date(seconds * 1000);
@@ -58,7 +64,7 @@ function Chart({
         // Clock times as the rest of the console writes them (24-hour, local), not uPlot's US date stamps.
         axes: [
           { ...axis(), space: 64, values: (_u, ticks) => ticks.map((t) => clockTime(t)) },
-          { ...axis(), size: 48, values: (_u, ticks) => ticks.map((v) => formatCount(v)) },
+          { ...axis(), size: 48, incrs: WHOLE_STEPS, values: (_u, ticks) => ticks.map((v) => formatCount(v)) },
         ],
         series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 1.5, points: { show: false } }))],
         // The legend names the series; values show on hover only where the cursor is.
