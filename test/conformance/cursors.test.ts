@@ -43,6 +43,9 @@ describe.concurrent('cursors', () => {
     expect((await api<QkMessage>('cursorPeek', { cursor })).label).toBe('b');
     expect((await api<QkMessage>('cursorReceive', { cursor })).label).toBe('b');
     expect((await q.messages(path)).map((m) => m.label)).toEqual(['c']);
+    // It stands at c: current shows it, and "next" right after a receive would skip it (nothing after c here).
+    await expect(api('cursorPeek', { cursor, action: 'next' })).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
+    expect((await api<QkMessage>('cursorPeek', { cursor })).label).toBe('c');
   });
 
   test('R-C5 when another receiver takes the message under a cursor, the cursor gets MESSAGE_ALREADY_RECEIVED', async () => {

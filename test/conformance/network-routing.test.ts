@@ -111,4 +111,48 @@ describe('many computers: routing servers', () => {
     const dead = [...(await alpha.q.copiesOf('.\\DEADLETTER$', id)), ...(await relay.q.copiesOf('.\\DEADLETTER$', id))];
     expect(dead.map((m) => m.class)).toEqual(['NACK_HOP_COUNT_EXCEEDED']);
   });
+
+  test('R-H1 R-D2 a transactional message in a routing loop ends at the hop limit too: one NACK, one dead letter on its source', async () => {
+    // The same loop as above (ALPHA and RELAY route LOOPHOST through each other), for a transactional message:
+    // the source keeps it to send again and each routing server passes it on, so it goes round to the limit.
+    ok(await alpha.svc.qk('route', 'set', 'LOOPHOST', 'RTRELAY'));
+    ok(await relay.svc.qk('route', 'set', 'LOOPHOST', 'RTALPHA'));
+    const admin = `.\\private$\\${uniqueName('xadmin')}`;
+    await alpha.q.createQueue(admin);
+    const id = await alpha.q.send(
+      'LOOPHOST\\private$\\xnowhere',
+      ...[
+        '--body',
+        'round and round, in a transaction',
+        '--transactional',
+        '--journal',
+        'deadletter',
+        '--ack',
+        'nack-reach-queue',
+        '--admin-queue',
+        admin,
+      ],
+    );
+    const [nack] = await eventually(alpha, admin, 1, 'NACK_HOP_COUNT_EXCEEDED at ALPHA', 30_000);
+    expect(nack).toMatchObject({ class: 'NACK_HOP_COUNT_EXCEEDED', classCode: 0x8005, correlationId: id });
+    const [dead] = await eventually(alpha, '.\\XACTDEADLETTER$', 1, 'the dead letter on the source', 10_000).then(
+      (list) => list.filter((m) => m.id === id),
+    );
+    expect(dead?.class).toBe('NACK_HOP_COUNT_EXCEEDED');
+    expect(await relay.q.copiesOf('.\\XACTDEADLETTER$', id)).toEqual([]);
+    // It stops going round: no copy left in either outgoing queue, and no second NACK.
+    await waitFor(
+      async () => {
+        const queues = [
+          ...ok(await alpha.svc.qk<QkOutgoing[]>('outgoing', 'list')),
+          ...ok(await relay.svc.qk<QkOutgoing[]>('outgoing', 'list')),
+        ];
+        const left = queues.filter((o) => o.formatName.toLowerCase().includes('xnowhere'));
+        return left.every((o) => o.messageCount === 0) ? true : undefined;
+      },
+      'no copy left going round',
+      10_000,
+    );
+    expect((await alpha.q.messages(admin)).length).toBe(1);
+  });
 });

@@ -117,8 +117,14 @@ async function locate(
 ): Promise<StoredMessage> {
   const { core } = ctx;
   const deadline = core.clock.now() + timeoutMs;
-  const look = (): StoredMessage | null =>
-    action === 'current' ? currentOf(ctx, cursor, queue) : nextFree(ctx, queue, cursor.at);
+  const look = (): StoredMessage | null => {
+    if (action === 'current') return currentOf(ctx, cursor, queue);
+    if (!cursor.consumed) return nextFree(ctx, queue, cursor.at);
+    // R-C3: a receive already moved the cursor on to the message after it, so "next" goes one further —
+    // MSMQ's PEEK_NEXT right after a receive skips that message (use current to see it).
+    const current = nextFree(ctx, queue, cursor.at);
+    return current ? nextFree(ctx, queue, positionOf(current)) : null;
+  };
   const found = look();
   if (found) return found;
   for (;;) {

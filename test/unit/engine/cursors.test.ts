@@ -27,14 +27,19 @@ describe('cursors (R-C2–R-C5)', () => {
     await expect(h.qm.cursorPeek({ cursor, action: 'next' })).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
   });
 
-  test('R-C3 after a receive at the cursor, current is the next message: peeking next would skip one', async () => {
-    await fill(['a', 3], ['b', 3], ['c', 3]);
+  test('R-C3 after a receive at the cursor, current is the next message: peeking next skips it', async () => {
+    await fill(['a', 3], ['b', 3], ['c', 3], ['d', 3]);
     const cursor = h.qm.openCursor(Q);
     expect((await h.qm.cursorReceive({ cursor })).label).toBe('a');
     expect((await h.qm.cursorPeek({ cursor })).label).toBe('b');
     expect((await h.qm.cursorReceive({ cursor })).label).toBe('b');
-    expect((await h.qm.cursorPeek({ cursor, action: 'next' })).label).toBe('c');
-    expect(h.qm.browse({ path: Q }).messages.map((m) => m.label)).toEqual(['c']);
+    // The receive moved the cursor to c; PEEK_NEXT right after moves on from there, past c, as MSMQ's does.
+    expect((await h.qm.cursorPeek({ cursor, action: 'next' })).label).toBe('d');
+    expect((await h.qm.cursorPeek({ cursor })).label).toBe('d');
+    expect(h.qm.browse({ path: Q }).messages.map((m) => m.label)).toEqual(['c', 'd']);
+    // After receiving the last one there is nothing past the cursor's position.
+    expect((await h.qm.cursorReceive({ cursor })).label).toBe('d');
+    await expect(h.qm.cursorPeek({ cursor, action: 'next' })).rejects.toMatchObject({ code: 'IO_TIMEOUT' });
   });
 
   test('R-C4 a cursor waiting at the end takes the message that arrives, wherever its priority puts it', async () => {

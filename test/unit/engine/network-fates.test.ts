@@ -69,6 +69,89 @@ describe('one NACK per failure', () => {
   });
 });
 
+describe('R-H1 a transactional message in a routing loop', () => {
+  /** Hands the message back and forth until neither computer has anything to send (bounded). */
+  async function goRound(between: [string, string]): Promise<number> {
+    let hops = 0;
+    for (let i = 0; i < 40; i++) {
+      const [from, to] = i % 2 === 0 ? between : [between[1], between[0]];
+      const outcomes = await lab().hop(from, to, ORDERS);
+      if (outcomes) hops += outcomes.length;
+      if (!outcomes && i > 0) break;
+    }
+    return hops;
+  }
+
+  test('R-H1 R-D2 two routing servers that route a destination to each other: it ends at 15 hops with one NACK_HOP_COUNT_EXCEEDED and one dead letter on its source; nothing goes round after', async () => {
+    // ALPHA, the source, routes BETA through RELAY, and RELAY routes it back through ALPHA.
+    const alpha = lab().open('ALPHA', { routing: true });
+    const relay = lab().open('RELAY', { routing: true });
+    alpha.qm.createQueue({ path: ADMIN });
+    const id = await alpha.qm.send(
+      'BETA\\private$\\orders',
+      { body: 'round and round', journal: 1, acknowledge: 4, adminQueue: ADMIN },
+      { transactional: true },
+    );
+    expect(await goRound(['ALPHA', 'RELAY'])).toBe(15);
+    // RELAY, where the sixteenth hop would begin, fails it and tells the source (R-D2), NACK included.
+    await lab().control('RELAY', 'ALPHA');
+    await lab().drain('RELAY', 'ALPHA', ADMIN_BACK);
+    expect(acks(alpha)).toEqual([['NACK_HOP_COUNT_EXCEEDED', id]]);
+    expect(classOf(alpha.qm, '.\\XACTDEADLETTER$')).toEqual(['NACK_HOP_COUNT_EXCEEDED']);
+    expect(classOf(relay.qm, '.\\XACTDEADLETTER$')).toEqual([]);
+    // Nothing is left to go round: not now, not at the next resend.
+    lab().clock.advance(31_000);
+    await settle();
+    for (const c of [alpha, relay]) expect(c.qm.showQueue(ORDERS).messageCount, c.name).toBe(0);
+    expect(await goRound(['ALPHA', 'RELAY'])).toBe(0);
+    expect(acks(alpha)).toHaveLength(1);
+  });
+
+  test('R-H1 a copy that comes back while the call that sent it is still open goes again as soon as that call ends', async () => {
+    const alpha = lab().open('ALPHA', { routing: true });
+    const relay = lab().open('RELAY', { routing: true });
+    await alpha.qm.send('BETA\\private$\\orders', { body: 'quick loop' }, { transactional: true });
+    // One round in order: ALPHA now keeps it to send again (on the resend schedule, until it came back).
+    expect(await lab().hop('ALPHA', 'RELAY', ORDERS)).toEqual([{ outcome: 'stored' }]);
+    expect(await lab().hop('RELAY', 'ALPHA', ORDERS)).toEqual([{ outcome: 'stored' }]);
+    const sending = alpha.qm.networkPort.lease(ORDERS, 1, 1 << 20);
+    expect(sending?.messages.map((m) => m.hops)).toEqual([2]);
+    const from = (c: Computer) => ({ name: c.name, id: c.qm.id });
+    const outcomes = await relay.qm.networkPort.deliver(from(alpha), sending!.messages, true);
+    // RELAY passes it back before ALPHA has heard RELAY's reply.
+    expect(await lab().hop('RELAY', 'ALPHA', ORDERS)).toEqual([{ outcome: 'stored' }]);
+    await alpha.qm.networkPort.settle(sending!, outcomes);
+    await settle();
+    const again = alpha.qm.networkPort.lease(ORDERS, 1, 1 << 20);
+    expect(again?.messages.map((m) => m.hops)).toEqual([4]);
+    alpha.qm.networkPort.release(again!);
+  });
+
+  test('R-H1 when the limit is reached on the source itself, it dead-letters the copy it keeps and sends it no more', async () => {
+    const alpha = lab().open('ALPHA', { routing: true });
+    const relay = lab().open('RELAY', { routing: true });
+    alpha.qm.createQueue({ path: ADMIN });
+    const id = await alpha.qm.send(
+      'BETA\\private$\\orders',
+      { body: 'far', journal: 1, acknowledge: 4, adminQueue: ADMIN },
+      { transactional: true },
+    );
+    expect(await lab().hop('ALPHA', 'RELAY', ORDERS)).toEqual([{ outcome: 'stored' }]);
+    // RELAY's copy comes back to ALPHA one hop short of the limit.
+    const lease = relay.qm.networkPort.lease(ORDERS, 1, 1 << 20);
+    const back = { ...lease!.messages[0]!, hops: 14 };
+    expect(await alpha.qm.networkPort.deliver({ name: 'RELAY', id: relay.qm.id }, [back], true)).toEqual([
+      { outcome: 'stored' },
+    ]);
+    await relay.qm.networkPort.settle(lease!, [{ outcome: 'stored' }]);
+    await settle();
+    expect(acks(alpha)).toEqual([['NACK_HOP_COUNT_EXCEEDED', id]]);
+    expect(classOf(alpha.qm, '.\\XACTDEADLETTER$')).toEqual(['NACK_HOP_COUNT_EXCEEDED']);
+    expect(alpha.qm.showQueue(ORDERS).messageCount).toBe(0);
+    expect(relay.qm.showQueue(ORDERS).messageCount).toBe(0);
+  });
+});
+
 describe('R-X5 a time-to-reach-queue of 0 between computers', () => {
   test('R-X5 a message sent with TTRQ 0 whose one attempt reaches the destination arrives there: no NACK, no dead letter', async () => {
     const alpha = lab().open('ALPHA');

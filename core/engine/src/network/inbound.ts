@@ -11,7 +11,7 @@ import type { Core } from '../core.js';
 import { DuplicateCache } from '../duplicate-cache.js';
 import type { ArrivalsInFlight } from '../network-arrival.js';
 import { arrive } from '../arrival.js';
-import { failDelivery } from '../acknowledgments.js';
+import { acknowledge, deadLetter, failDelivery } from '../acknowledgments.js';
 import { oweSequenceAck } from './owed.js';
 import type { ComputerRef, DeliveryOutcome, TransitMessage, TransitSequence } from './port-types.js';
 import { draftFromTransit, putTransit } from './transit.js';
@@ -23,6 +23,13 @@ export interface InboundDeps {
   duplicates: DuplicateCache;
   /** Shared with messageArrive: a second copy of a message still deciding waits for the first. */
   arrivals: ArrivalsInFlight;
+  /** This computer's own transactional message came back around a routing loop: its kept copy goes again now. */
+  cameBack(lookupId: number): void;
+  /**
+   * This computer's own transactional message failed here as a routing server: dead-letter the copy it keeps
+   * to send again and stop sending it. False when it keeps none.
+   */
+  failedHere(messageId: string, classCode: number): boolean;
 }
 
 const stored: DeliveryOutcome = { outcome: 'stored' };
@@ -346,9 +353,17 @@ function relay(deps: InboundDeps, items: readonly Item[], routing: boolean): Pro
     return items.map(({ m, ref }): DeliveryOutcome => {
       const draft = draftFromTransit(m, now);
       const made = m.hops + 1;
+      const own = m.transactional && m.sourceMachineId.toLowerCase() === core.identity.id.toLowerCase();
       // R-H1: the next hop would be one more than MSMQ's fixed limit of 15.
       if (made + 1 > Limits.MAX_HOPS) {
-        failDelivery(core, draft, MessageClass.NACK_HOP_COUNT_EXCEEDED);
+        if (!own) failDelivery(core, draft, MessageClass.NACK_HOP_COUNT_EXCEEDED);
+        else {
+          // Its source is this computer (a loop came back here): one NACK, and the dead letter made from the
+          // copy it keeps to send again, which stops going round (R-D2).
+          acknowledge(core, draft, MessageClass.NACK_HOP_COUNT_EXCEEDED);
+          if (!deps.failedHere(m.msgId, MessageClass.NACK_HOP_COUNT_EXCEEDED))
+            deadLetter(core, draft, MessageClass.NACK_HOP_COUNT_EXCEEDED);
+        }
         return stored;
       }
       // R-X6: no time left to reach its queue manager, which is not this one — a message sent with a
@@ -366,13 +381,23 @@ function relay(deps: InboundDeps, items: readonly Item[], routing: boolean): Pro
       }
       const queue = core.outgoingQueue(target.formatName, target.key);
       const sequence = m.sequence;
-      // Its source sent it again (R-E4) while this computer still holds it: one copy is kept, and it takes the
-      // newer previous number (R-E3), which the source works out afresh each time it sends.
       const copy = sequence && m.transactional ? heldCopy(core, queue.id, m.msgId, sequence) : undefined;
-      if (copy !== undefined) {
+      const held = copy === undefined ? undefined : core.store.delivery.transitOf('main', [copy]).get(copy);
+      if (copy !== undefined && own) {
+        // R-H1: this computer's own message came back around a routing loop. The copy it keeps to send again
+        // (R-E4) takes the hops the message has made and goes on now; no second copy.
+        if (held) putTransit(core, 'main', { ...held, hops: made });
+        core.effects.afterCommit(() => deps.cameBack(copy));
+        return stored;
+      }
+      if (copy !== undefined && (held?.hops ?? 0) >= made) {
+        // Its source sent it again (R-E4) while this computer still holds it: one copy is kept, and it takes
+        // the newer previous number (R-E3), which the source works out afresh each time it sends.
         if (sequence?.previous !== undefined) core.store.delivery.setTransitPrevious(copy, sequence.previous);
         return stored;
       }
+      // A copy held here with fewer hops is the same message on its way out, and this one came around a routing
+      // loop (R-H1): it goes on as a copy of its own, one hop further; the held one leaves once the next hop has it.
       const result = arrive(core, draft, queue, 'network');
       if (!result.placed) return { outcome: 'retry', reason: result.reason };
       putTransit(core, result.message.table, {

@@ -86,6 +86,8 @@ export class Outbound {
    * message is confirmed here (its sent record exists then), by message ID.
    */
   readonly #earlyFinals = new Map<string, number>();
+  /** Copies that came back around a routing loop while in a call: sent again at once after it (cameBack). */
+  readonly #dueNow = new Set<number>();
 
   constructor(deps: OutboundDeps) {
     this.#deps = deps;
@@ -338,9 +340,19 @@ export class Outbound {
                 done.push(m);
                 return;
               case 'stored':
-                // A routing server has it; the destination has yet to confirm (unless it did meanwhile).
-                if (inSequence && !this.#acked(lease.messages[i]?.sequence)) {
-                  sent.push(m);
+                // A routing server has it; the destination has yet to confirm (unless it did meanwhile). The
+                // source keeps its copy to send again (R-E4); a routing server's is done (store and forward).
+                if (inSequence && this.#isOwn(m) && !this.#acked(lease.messages[i]?.sequence)) {
+                  const early = this.#earlyFinals.get(m.msgId);
+                  if (early === undefined || early === MessageClass.ACK_RECEIVE) {
+                    sent.push(m);
+                    return;
+                  }
+                  // It failed further on (a routing server said so, R-D2) before this reply came: dead-letter it.
+                  this.#earlyFinals.delete(m.msgId);
+                  deadLetter(core, m, early);
+                  leave('deleted', false);
+                  done.push(m);
                   return;
                 }
                 if (inSequence) this.#confirm(m, leave);
@@ -369,7 +381,8 @@ export class Outbound {
     for (const m of sent) {
       const before = this.#unconfirmed.get(m.lookupId);
       const sends = (before?.sends ?? 0) + 1;
-      this.#unconfirmed.set(m.lookupId, { queueId: m.queueId, sends, dueMs: now + resendDelayMs(core, sends) });
+      const dueMs = this.#dueNow.delete(m.lookupId) ? now : now + resendDelayMs(core, sends);
+      this.#unconfirmed.set(m.lookupId, { queueId: m.queueId, sends, dueMs });
     }
   }
 
@@ -418,15 +431,18 @@ export class Outbound {
   }
 
   /** A transactional message sent from here failed on the way (a routing server says): dead-letter it here. */
-  failInTransit(messageId: string, classCode: number): void {
+  failInTransit(messageId: string, classCode: number): number {
     const { core, claims } = this.#deps;
+    let failed = 0;
     for (const m of core.store.messages.byMessageId(messageId)) {
       const queue = core.registry.get(m.queueId);
       if (queue?.kind !== 'outgoing' || m.sourceMachineId !== core.identity.id || claims.has(m.lookupId)) continue;
       // The computer that failed it sent the NACK; the source keeps the dead letter (R-D2).
       deadLetter(core, m, classCode === MessageClass.ACK_RECEIVE ? MessageClass.NACK_BAD_DST_Q : classCode);
       this.#leave(m, 'deleted', true, false); // that dead letter is all it owes (no NACK_PURGED, no second copy)
+      failed += 1;
     }
+    return failed;
   }
 
   /**
@@ -444,10 +460,35 @@ export class Outbound {
     return inCall;
   }
 
+  /**
+   * A copy of a transactional message sent from here came back around a routing loop (R-H1): the copy this
+   * computer keeps to send again goes now, with the hops the message has made (set by the caller), rather than
+   * on the resend schedule — the loop ends at the hop limit, not after hours of resends.
+   */
+  cameBack(lookupId: number): void {
+    const u = this.#unconfirmed.get(lookupId);
+    // Still in the call that sent it (the loop outran that call's reply): its settle makes it due.
+    if (u && !this.#deps.claims.has(lookupId)) u.dueMs = 0;
+    else this.#dueNow.add(lookupId);
+  }
+
+  /**
+   * A transactional message sent from here failed on this computer as a routing server (R-H1): as if told.
+   * False when no copy of it is kept here (the caller makes the dead letter from what it has).
+   */
+  failedHere(messageId: string, classCode: number): boolean {
+    return this.finalBeforeReply(messageId, classCode) || this.failInTransit(messageId, classCode) > 0;
+  }
+
+  #isOwn(m: StoredMessage): boolean {
+    return m.sourceMachineId.toLowerCase() === this.#deps.core.identity.id.toLowerCase();
+  }
+
   /** Forgets unconfirmed entries of messages that left their queue otherwise (expired, purged). */
   tidy(): void {
     for (const id of this.#unconfirmed.keys())
       if (!this.#deps.core.store.messages.get(id)) this.#unconfirmed.delete(id);
+    for (const id of this.#dueNow) if (!this.#deps.core.store.messages.get(id)) this.#dueNow.delete(id);
     for (const messageId of this.#earlyFinals.keys())
       if (this.#deps.core.store.messages.byMessageId(messageId).length === 0) this.#earlyFinals.delete(messageId);
     this.#deps.core.store.delivery.cleanupTransit();

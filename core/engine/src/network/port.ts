@@ -84,7 +84,20 @@ export class EngineNetworkPort implements NetworkPort {
   deliver(from: ComputerRef, messages: readonly TransitMessage[], routing: boolean): Promise<DeliveryOutcome[]> {
     const { core, duplicates, arrivals } = this.#deps;
     const execute = <T>(durable: boolean, work: () => T): Promise<T> => this.#deps.execute(durable, work);
-    return deliverInbound({ core, execute, duplicates, arrivals }, from, messages, routing);
+    const outbound = this.#outbound;
+    return deliverInbound(
+      {
+        core,
+        execute,
+        duplicates,
+        arrivals,
+        cameBack: (lookupId) => outbound.cameBack(lookupId),
+        failedHere: (messageId, classCode) => outbound.failedHere(messageId, classCode),
+      },
+      from,
+      messages,
+      routing,
+    );
   }
 
   pendingControl(via: (computer: string) => boolean, max: number): PendingControl | null {
