@@ -219,7 +219,7 @@ export const operations = {
     output: messageInfoSchema,
     admin: false,
     summary:
-      "Peeks at the cursor's message (current, the default: a new cursor's first, or the one after a message it received, R-C3) or moves it to the next one in queue order; waits up to timeoutMs for an arrival (R-C4). MESSAGE_ALREADY_RECEIVED when the message under it was taken meanwhile (R-C5).",
+      "Peeks at the cursor's message (current, the default: a new cursor's first, or the one after a message it received, R-C3) or moves it to the next one in queue order (right after a receive, the one after that: next skips the message the receive moved the cursor to, as MSMQ's PEEK_NEXT does, R-C3); waits up to timeoutMs for an arrival (R-C4). MESSAGE_ALREADY_RECEIVED when the message under it was taken meanwhile (R-C5).",
   }),
   cursorReceive: op({
     input: z.object({
@@ -232,7 +232,7 @@ export const operations = {
     output: messageInfoSchema,
     admin: false,
     summary:
-      'Receives the message at the cursor (as cursorPeek current finds it); the cursor then stands after it (R-C3).',
+      'Receives the message at the cursor (as cursorPeek current finds it); the cursor then moves on to the message after it, which current peeks at (R-C3).',
   }),
   cursorClose: op({
     input: z.object({ cursor: boundedString(Bounds.TRANSACTION) }),
