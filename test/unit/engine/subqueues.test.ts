@@ -37,6 +37,9 @@ describe('subqueues (R-S1–R-S6)', () => {
       formatName: `DIRECT=OS:ALPHA\\private$\\orders;poison`,
     });
     expect(h.qm.showQueue(`DIRECT=OS:.\\private$\\orders;POISON`).path).toBe(POISON);
+    // Journaling and retention too: what its queue has set is what it shows (and does, R-T5).
+    h.qm.setQueue({ path: Q, journal: true, retention: true });
+    expect(h.qm.showQueue(POISON)).toMatchObject({ journal: true, retention: true, quotaKB: 4 });
   });
 
   test('R-S1 creating a subqueue by name is refused; R-S2 nobody sends to one', async () => {
