@@ -139,6 +139,49 @@ describe('HTTP + WebSocket server over the real engine', () => {
     expect(await post(server.url, 'queueList', {}, TOKEN)).toMatchObject({ status: 200, body: { ok: true } });
   });
 
+  it('refuses every path under the API without the token, however it is spelled, before saying what exists', async () => {
+    const ask = (method: string, path: string, token?: string) =>
+      fetch(`${server.url}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        ...(method === 'POST' ? { body: '{}' } : {}),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as unknown }));
+    for (const [method, path] of [
+      ['POST', '/API/V1/queueList'],
+      ['GET', '/api/v1/queueList'],
+      ['POST', '/api/v1/noSuchOperation'],
+      ['POST', '/api/v2/queueList'],
+      ['POST', '/Api'],
+    ] as const)
+      expect(await ask(method, path), `${method} ${path}`).toMatchObject({
+        status: 401,
+        body: { ok: false, error: { code: 'UNAUTHORIZED' } },
+      });
+    // With it, an unknown operation or path is named as one.
+    expect(await ask('POST', '/api/v1/noSuchOperation', TOKEN)).toMatchObject({
+      status: 400,
+      body: { ok: false, error: { code: 'INVALID_PARAMETER' } },
+    });
+    expect(await ask('GET', '/api/v1/queueList', TOKEN)).toMatchObject({
+      status: 404,
+      body: { ok: false, error: { code: 'INVALID_PARAMETER' } },
+    });
+  });
+
+  it('answers a URL it cannot decode in the envelope: 400 INVALID_PARAMETER, no framework error shape', async () => {
+    for (const path of ['/api/v1/%ff', '/%', '/assets/%E0%A4%A']) {
+      const response = await fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: '{}',
+      });
+      expect(response.status, path).toBe(400);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body, path).toMatchObject({ ok: false, error: { code: 'INVALID_PARAMETER' } });
+      expect(Object.keys(body).sort(), path).toEqual(['error', 'ok']);
+    }
+  });
+
   it('answers in the envelope with the status of the error code', async () => {
     const created = await post(server.url, 'queueCreate', { path: '.\\private$\\http-a' }, TOKEN);
     expect(created).toMatchObject({

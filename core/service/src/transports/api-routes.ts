@@ -5,7 +5,7 @@
  * commits; a client that went away takes nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { API_PREFIX, httpStatusFor, type Envelope } from '@qk/api';
+import { API_PREFIX, httpStatusFor, type Envelope, type ErrorBody } from '@qk/api';
 import { QkError } from '@qk/model';
 import { BATCH_REPLY_LIMIT, DEFAULT_LIMITS, utf8Length, type RpcLogger } from '@qk/rpc';
 import type { ServiceHost } from '../host/host.js';
@@ -22,21 +22,19 @@ export const HTTP_BODY_LIMIT = 16 * 1024 * 1024;
 export const isJsonContentType = (contentType: string | undefined): boolean =>
   contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType);
 
+/** What a request without a valid token hears, wherever under the API it went. */
+export const UNAUTHORIZED: ErrorBody = {
+  code: 'UNAUTHORIZED',
+  message: 'A valid token is required: Authorization: Bearer <token> (the service keeps it in DIR/token).',
+};
+
 /** The refusal every API route gives before its operation runs, or null to go on. */
 export function refuseApiRequest(
   request: FastifyRequest,
   access: Access,
 ): { status: number; envelope: Envelope<never>; bearer?: boolean } | null {
-  if (!access.acceptsToken(bearerToken(request.headers.authorization))) {
-    return {
-      status: 401,
-      bearer: true,
-      envelope: failure(
-        'UNAUTHORIZED',
-        'A valid token is required: Authorization: Bearer <token> (the service keeps it in DIR/token).',
-      ),
-    };
-  }
+  if (!access.acceptsToken(bearerToken(request.headers.authorization)))
+    return { status: 401, bearer: true, envelope: { ok: false, error: UNAUTHORIZED } };
   if (!isJsonContentType(request.headers['content-type'])) {
     return {
       status: 415,

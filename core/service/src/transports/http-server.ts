@@ -3,6 +3,7 @@
  * codes, on one port — plain HTTP on loopback, TLS when the service listens beyond it. Every request first
  * passes the Host and Origin checks of access.ts.
  */
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import { API_PREFIX, type Envelope, type ErrorBody } from '@qk/api';
@@ -12,8 +13,9 @@ import type { ServiceHost } from '../host/host.js';
 import { findConsoleDir, registerConsole } from '../console/console-assets.js';
 import { registerConsoleSession } from '../console/console-session.js';
 import { Access } from './access.js';
+import { bearerToken } from '../host/token.js';
 import { answerClientError } from './client-error.js';
-import { HTTP_BODY_LIMIT, registerApi } from './api-routes.js';
+import { HTTP_BODY_LIMIT, registerApi, UNAUTHORIZED } from './api-routes.js';
 import { RequestLogController } from './http-log.js';
 import { extendKeepAlive, KEEP_ALIVE_GRACE_MS, KEEP_ALIVE_MS, type KeepAliveOptions } from './keep-alive.js';
 import { urlFor, type ListenAddress } from './listen-address.js';
@@ -73,6 +75,14 @@ function transportError(error: FastifyError): { status: number; body: ErrorBody 
   return { status: 500, body: { code: 'INTERNAL', message: `Internal error: ${error.message}` } };
 }
 
+function answerUnroutable(error: FastifyError, _request: unknown, reply: { raw: ServerResponse }): void {
+  const text = JSON.stringify(
+    errorEnvelope({ code: 'INVALID_PARAMETER', message: `Invalid request: ${error.message}.` }),
+  );
+  reply.raw.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  reply.raw.end(text);
+}
+
 /** Starts the HTTP + WebSocket server over a host. */
 export async function startHttpServer(host: ServiceHost, options: HttpServerOptions): Promise<HttpServer> {
   const logger = options.logger ?? silentLogger;
@@ -93,6 +103,8 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     clientErrorHandler: answerClientError,
+    // A URL fastify cannot route (a malformed percent-encoding): the contract's error shape, not fastify's.
+    frameworkErrors: answerUnroutable,
     ...(options.tls ? { https: { cert: options.tls.cert, key: options.tls.key } } : {}),
   }) as unknown as FastifyInstance;
   let boundHost = `${options.listen.host}:${options.listen.port}`;
@@ -160,6 +172,16 @@ export async function startHttpServer(host: ServiceHost, options: HttpServerOpti
   await registerConsoleSession(app, { access, consoleLink: () => consoleLink() });
 
   app.setNotFoundHandler(async (request, reply) => {
+    // Under the API, however it is spelled, no answer but the refusal without the token: not even which paths exist.
+    if (
+      request.url.toLowerCase().startsWith('/api') &&
+      !access.acceptsToken(bearerToken(request.headers.authorization))
+    )
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .header('cache-control', 'no-store')
+        .send(errorEnvelope(UNAUTHORIZED));
     const body: ErrorBody = request.url.startsWith(API_PREFIX)
       ? {
           code: 'INVALID_PARAMETER',
