@@ -13,6 +13,13 @@ export interface ConnectionLimits {
    */
   highWaterBytes: number;
   /**
+   * Reply bytes handed over but not yet written out above which no reply that takes messages away (a
+   * nontransactional receive, an item of a stream) is prepared until the reader catches up. Such a reply
+   * leaves the store before it is written (issue 7), so this bounds what a reader that stops and then
+   * vanishes can lose of them: this much, one reply, and what the operating system's socket buffers hold.
+   */
+  deliverHighWaterBytes: number;
+  /**
    * The largest single reply. One message at MaxMessageSize (4 MB, as UTF-8 text escaped in JSON and again
    * in base64) stays under it, so a receive of one message is always deliverable.
    */
@@ -26,6 +33,7 @@ export interface ConnectionLimits {
 export const DEFAULT_LIMITS: ConnectionLimits = {
   maxCallsInFlight: 256,
   highWaterBytes: 16 * 1024 * 1024,
+  deliverHighWaterBytes: 1024 * 1024,
   maxReplyBytes: 48 * 1024 * 1024,
   batchReplyBytes: 8 * 1024 * 1024,
   maxInputBytesInFlight: 64 * 1024 * 1024,

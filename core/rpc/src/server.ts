@@ -316,7 +316,7 @@ class RpcServerConnection implements FrameSink {
 
   /** A destructive call starts only once the reader has taken enough of what it was sent. */
   #roomToDeliver(call: Call): Promise<void> {
-    if (!this.#overHighWater()) return Promise.resolve();
+    if (this.#roomForRemovals()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const wake = (): void => {
         this.#waitingForRoom.delete(wake);
@@ -369,13 +369,13 @@ class RpcServerConnection implements FrameSink {
 
   #streamReady(call: Call): Promise<void> {
     if (call.cancelled || this.#closed) return Promise.reject(cancelled(call.op));
-    if (call.credit > 0 && !this.#overHighWater()) return Promise.resolve();
+    if (call.credit > 0 && this.#roomForRemovals()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const check = (): void => {
         if (call.cancelled || this.#closed) {
           stop();
           reject(cancelled(call.op));
-        } else if (call.credit > 0 && !this.#overHighWater()) {
+        } else if (call.credit > 0 && this.#roomForRemovals()) {
           stop();
           resolve();
         }
@@ -544,6 +544,12 @@ class RpcServerConnection implements FrameSink {
     return this.#transport.bufferedBytes() > this.#limits.highWaterBytes;
   }
 
+  /** Whether a reply that takes messages away may be prepared now (deliverHighWaterBytes, never above the other). */
+  #roomForRemovals(): boolean {
+    const mark = Math.min(this.#limits.deliverHighWaterBytes, this.#limits.highWaterBytes);
+    return this.#transport.bufferedBytes() <= mark;
+  }
+
   /** Reading stops while the reader is behind or inputs in flight are too large; it resumes below half. */
   #adjustReading(): void {
     if (this.#closed) return;
@@ -558,10 +564,8 @@ class RpcServerConnection implements FrameSink {
       this.#reading = true;
       this.#transport.setReading(true);
     }
-    if (!this.#overHighWater()) {
-      for (const wake of [...this.#waitingForRoom]) wake();
-      this.#flushEventsLost();
-    }
+    if (this.#roomForRemovals()) for (const wake of [...this.#waitingForRoom]) wake();
+    if (!this.#overHighWater()) this.#flushEventsLost();
   }
 
   #context(call?: Call): object {

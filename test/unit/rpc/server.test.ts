@@ -345,6 +345,35 @@ describe('backpressure', () => {
     expect(prepared).toBe(true);
   });
 
+  test('a reply that takes messages away waits for a lower mark than other replies: what a reader that vanishes can lose stays small', async () => {
+    const t = new FakeTransport();
+    const { handler, calls } = manualHandler({ isDestructive: (op) => op === 'receive' });
+    const sink = serveRpc(t, { handler, limits: { highWaterBytes: 1_000, deliverHighWaterBytes: 100 } });
+    sink.frame(call(1, 'receive'));
+    await flush();
+    // Below the high-water mark (reading goes on, a browse is answered) but above the mark for removals.
+    t.buffered = 500;
+    let prepared = false;
+    const preparing = (calls[0]?.context as RpcCallContext).deliver('m').then((write) => {
+      prepared = true;
+      return write;
+    });
+    sink.frame(call(2, 'browse'));
+    await flush();
+    calls[1]?.answer(ok('page'));
+    await flush();
+    expect(t.reading).toBe(true);
+    expect(prepared).toBe(false);
+    t.buffered = 100;
+    sink.frame(call(3, 'peek'));
+    await flush();
+    calls[2]?.answer(ok('peeked'));
+    await (
+      await preparing
+    )();
+    expect(prepared).toBe(true);
+  });
+
   test('a receive waiting for the reader to catch up gives up when the connection closes', async () => {
     const t = new FakeTransport();
     const { handler, calls } = manualHandler({ isDestructive: (op) => op === 'receive' });
