@@ -20,6 +20,11 @@ export function arrivalOf(lookupId: number): number {
   return lookupId % ARRIVALS_PER_PRIORITY;
 }
 
+/** The priority a lookup ID was made for (every stored row's, migration 7 included). */
+export function priorityOfLookupId(lookupId: number): number {
+  return PRIORITIES - 1 - Math.floor(lookupId / ARRIVALS_PER_PRIORITY);
+}
+
 /** The lookup IDs priority `priority` is given: [first, last]. */
 export function lookupIdRangeOf(priority: number): [number, number] {
   const first = lookupIdFor(0, priority);
